@@ -1,0 +1,59 @@
+# The workspace for the filemap batching series. Every target is a thin
+# wrapper around a script in scripts/; see README.md.
+
+S := scripts
+
+.PHONY: help test bench bench-kunit materialise export check checkpatch \
+	roundtrip bisect kunit kunit-x86_64 guest deps clean
+
+help:
+	@echo "make test          everything, ending with 'N passed, N failed'"
+	@echo "make bench-kunit   in-kernel benchmark: per-folio loop vs batch (UML;"
+	@echo "                   ARCH=x86_64 for the QEMU guest)"
+	@echo "make materialise   build/linux = base + patches/series (git am)"
+	@echo "make export        build/linux commits -> patches/"
+	@echo "make check         checkpatch, round trip, each commit builds"
+	@echo "make kunit         KUnit suites on UML"
+	@echo "make kunit-x86_64  KUnit suites with kunit.py --arch=x86_64"
+	@echo "make guest         x86_64 QEMU guest: KUnit at boot + selftests"
+
+test:
+	$(S)/test.sh
+
+bench-kunit:
+	$(S)/bench-kunit.sh $(ARCH)
+
+materialise:
+	$(S)/materialise.sh
+
+export:
+	$(S)/export.sh
+
+check: checkpatch roundtrip bisect
+
+checkpatch:
+	$(S)/checkpatch.sh
+
+roundtrip:
+	$(S)/roundtrip.sh
+
+bisect:
+	$(S)/bisect-build.sh
+
+kunit:
+	$(S)/kunit-uml.sh
+
+kunit-x86_64:
+	$(S)/kunit-x86_64.sh
+
+guest:
+	$(S)/guest-kernel.sh
+	$(S)/guest-selftests.sh
+	$(S)/guest-run.sh
+
+deps:
+	$(S)/deps.sh
+
+# Build output only; the kernel tree in build/linux stays.
+clean:
+	rm -rf build/out

@@ -1,0 +1,54 @@
+#!/bin/bash
+# Build the x86_64 test-guest kernel: tinyconfig + configs/guest-x86_64.config
+# + configs/kunit.config (the KUnit suites, built in, run at boot).
+# Usage: guest-kernel.sh [KSRC] [O]
+# Any kernel tree works (base or patched); all output goes to O, nothing is
+# written into KSRC. Incremental: re-running rebuilds only what changed.
+. "$(dirname "$0")/lib.sh"
+
+KSRC=$(realpath "${1:-$KSRC}")
+O=${2:-$OUT/guest-x86_64}
+FRAGMENTS=("$TOP/configs/guest-x86_64.config" "$TOP/configs/kunit.config")
+
+[ -f "$KSRC/Makefile" ] || die "$KSRC is not a kernel tree"
+for f in "${FRAGMENTS[@]}"; do
+	[ -f "$f" ] || die "missing config fragment $f"
+done
+mkdir -p "$O"
+O=$(realpath "$O")
+
+kmake() {
+	make -s -C "$KSRC" O="$O" ARCH=x86_64 CC="$CC_WRAP" "$@"
+}
+
+# Regenerate the config from scratch only when there is none yet or the
+# fragments changed; a plain re-run keeps .config so the build is incremental.
+stamp=$O/.guest-fragments.sha256
+sum=$(cat "${FRAGMENTS[@]}" | sha256sum | cut -d' ' -f1)
+if [ ! -f "$O/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$sum" ]; then
+	say "configuring $O (tinyconfig + fragments)"
+	rm -f "$stamp"
+	kmake tinyconfig
+	"$KSRC/scripts/kconfig/merge_config.sh" -m -Q -O "$O" "$O/.config" "${FRAGMENTS[@]}" >/dev/null
+	echo "$sum" > "$stamp"
+fi
+# Always: a patched tree may bring new symbols that need their defaults.
+kmake olddefconfig
+
+# merge_config.sh and olddefconfig silently drop options whose dependencies
+# are not met; insist that every line of the fragments made it.
+missing=$(cat "${FRAGMENTS[@]}" | sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)$/\1/p' \
+		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p' |
+	while IFS= read -r want; do
+		sym=${want%%=*}
+		have=$(grep -E "^$sym=" "$O/.config" || echo "$sym=n")
+		[ "$have" = "$want" ] || echo "  $want (got ${have#*=})"
+	done)
+[ -z "$missing" ] || die "options that did not stick (missing dependency?):
+$missing"
+
+say "building bzImage in $O (-j$JOBS)"
+kmake -j"$JOBS" bzImage
+# UAPI headers for the selftests (scripts/guest-selftests.sh)
+kmake -j"$JOBS" headers
+say "$O/arch/x86/boot/bzImage"

@@ -1,0 +1,161 @@
+#!/bin/bash
+# Boot the x86_64 test guest under QEMU (TCG) and collect its results.
+# Usage: guest-run.sh [BZIMAGE] [SELFTEST_OUT] [LOG]
+# Defaults: the kernel of scripts/guest-kernel.sh, the selftests of
+# scripts/guest-selftests.sh (O/kselftest) and LOG=O/guest.log.
+# Writes LOG (the serial console), LOG.initramfs.cpio.gz, LOG.kunit (kunit.py
+# parse of the boot part), LOG.kunit.json and LOG.results, whose lines are
+#   NAME PASSED FAILED [SKIPPED]
+# for kunit-x86_64, selftests (or bench) and boot-x86_64 (the guest reached
+# GUEST-INIT-DONE with no kernel splat). Exits non-zero on any failure.
+# Environment:
+#   GUEST_TIMEOUT=900   wall-clock seconds for the whole boot; a hang fails
+#   GUEST_TEST_TIMEOUT=300  per test inside the guest
+#   GUEST_MODE=tests|bench, GUEST_BENCH=DIR (packed as /bench; DIR/run is
+#   what bench mode runs), GUEST_APPEND="..." (more kernel arguments),
+#   GUEST_TSC_KHZ (default: the host's, from /proc/cpuinfo),
+#   TESTS_LIST (default guest/tests.list)
+. "$(dirname "$0")/lib.sh"
+
+BZIMAGE=$(realpath "${1:-$OUT/guest-x86_64/arch/x86/boot/bzImage}")
+KO=${BZIMAGE%/arch/x86/boot/bzImage}	# the kernel's O= dir, if BZIMAGE is in one
+[ "$KO" != "$BZIMAGE" ] || KO=$(dirname "$BZIMAGE")
+SO=${2:-$KO/kselftest}
+LOG=${3:-$KO/guest.log}
+LIST=${TESTS_LIST:-$TOP/guest/tests.list}
+GUEST_TIMEOUT=${GUEST_TIMEOUT:-900}
+GUEST_TEST_TIMEOUT=${GUEST_TEST_TIMEOUT:-300}
+GUEST_MODE=${GUEST_MODE:-tests}
+
+[ -f "$BZIMAGE" ] || die "no kernel $BZIMAGE: run scripts/guest-kernel.sh"
+[ -f "$LIST" ] || die "missing $LIST"
+# kunit.py from the tree the kernel was built from (O/source), else KSRC
+KUNIT_PY=$KO/source/tools/testing/kunit/kunit.py
+[ -f "$KUNIT_PY" ] || KUNIT_PY=$KSRC/tools/testing/kunit/kunit.py
+BUSYBOX=$(command -v busybox) || die "busybox not found (apt-get install busybox-static)"
+readelf -lW "$BUSYBOX" | grep -q 'program interpreter' &&
+	die "$BUSYBOX is dynamically linked; the initramfs needs busybox-static"
+mkdir -p "$(dirname "$LOG")" "$OUT"
+LOG=$(realpath "$LOG")
+rm -f "$LOG" "$LOG".*
+
+# --- initramfs -----------------------------------------------------------------
+stage=$(mktemp -d "$OUT/.initramfs.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,etc,tests}
+cp "$BUSYBOX" "$stage/bin/busybox"
+for a in $("$BUSYBOX" --list-full); do
+	[ -e "$stage/$a" ] || ln -s /bin/busybox "$stage/$a"
+done
+install -m 0755 "$TOP/guest/init" "$stage/init"
+cp "$LIST" "$stage/etc/tests.list"
+if [ "$GUEST_MODE" = tests ]; then
+	while read -r name prog _; do
+		case "$name" in ''|'#'*) continue ;; esac
+		case "$prog" in /tests/*) ;; *) continue ;; esac
+		[ -x "$SO/${prog#/tests/}" ] ||
+			die "$name: $SO/${prog#/tests/} not built: run scripts/guest-selftests.sh"
+	done < "$LIST"
+	# Everything the selftest build made, less objects; debug info stripped.
+	(cd "$SO" && find . -path ./.tmp -prune -o -type f \
+		! -name '*.o' ! -name '*.d' ! -name '*.a' -print) |
+	while read -r f; do
+		install -D "$SO/$f" "$stage/tests/$f"
+		strip --strip-debug "$stage/tests/$f" 2>/dev/null || true
+	done
+fi
+if [ -n "${GUEST_BENCH:-}" ]; then
+	cp -a "$GUEST_BENCH" "$stage/bench"
+fi
+INITRD=$LOG.initramfs.cpio.gz
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$INITRD"
+
+# --- boot --------------------------------------------------------------------------
+# QEMU's TCG guest reads the host's TSC, and calibrating it fails now and then
+# without ACPI timers (tsc_khz 0: KVM_RUN hangs), so hand the host's rate in.
+TSC_KHZ=${GUEST_TSC_KHZ:-$(awk -F: '/^cpu MHz/ { printf "%.0f", $2 * 1000; exit }' /proc/cpuinfo)}
+[ -n "$TSC_KHZ" ] || die "no 'cpu MHz' in /proc/cpuinfo; set GUEST_TSC_KHZ"
+APPEND="console=ttyS0 panic=-1 numa=fake=2 tsc_early_khz=$TSC_KHZ"
+APPEND+=" guest.mode=$GUEST_MODE guest.timeout=$GUEST_TEST_TIMEOUT ${GUEST_APPEND:-}"
+
+say "booting $BZIMAGE (timeout ${GUEST_TIMEOUT}s), console in $LOG"
+start=$SECONDS
+qrc=0
+# -cpu max: AMD SVM with nested paging, hence /dev/kvm in the guest.
+# -no-reboot: the guest's final reboot and panic=-1 both end QEMU.
+timeout -k 10 "$GUEST_TIMEOUT" qemu-system-x86_64 \
+	-accel tcg -cpu max -smp 2 -m 4G -nographic -no-reboot -nic none \
+	-kernel "$BZIMAGE" -initrd "$INITRD" -append "$APPEND" \
+	</dev/null >"$LOG" 2>&1 || qrc=$?
+elapsed=$((SECONDS - start))
+
+# --- results -----------------------------------------------------------------
+clean=$LOG.clean	# without the serial console's carriage returns
+tr -d '\r' < "$LOG" > "$clean"
+trap 'rm -rf "$stage" "$clean"' EXIT
+problems=()
+[ "$qrc" -ne 124 ] && [ "$qrc" -ne 137 ] || problems+=("QEMU killed after ${GUEST_TIMEOUT}s (hang)")
+grep -q '^GUEST-INIT-START$' "$clean" || problems+=("no GUEST-INIT-START (boot failed)")
+grep -q '^GUEST-INIT-DONE$' "$clean" || problems+=("no GUEST-INIT-DONE (guest died or hung)")
+# Kernel splats anywhere in the log (WARN, BUG, oops, panic, lockups)
+splats=$(grep -E 'WARNING: CPU|BUG: |kernel BUG at|Oops: |Kernel panic|general protection fault|UBSAN: ' "$clean" || true)
+[ -z "$splats" ] || problems+=("kernel splats: $(echo "$splats" | wc -l)")
+
+# KUnit: its KTAP output is in the boot part, before GUEST-INIT-START.
+# kunit.py reads the log on stdin; its last line reads
+# "Testing complete. Ran N tests: passed: P, failed: F, crashed: C, skipped: S, errors: E"
+# (zero counts omitted). -B: no __pycache__ in the kernel tree.
+krc=0
+sed '/^GUEST-INIT-START$/,$d' "$clean" |
+	python3 -B "$KUNIT_PY" parse --json="$LOG.kunit.json" > "$LOG.kunit" 2>&1 || krc=$?
+summary=$(grep -a 'Testing complete' "$LOG.kunit" | tail -n 1 || true)
+count() { echo "$summary" | grep -o "$1: [0-9]*" | grep -o '[0-9]*$' || echo 0; }
+kp=$(count passed) ks=$(count skipped)
+kf=$(( $(count failed) + $(count crashed) + $(count errors) ))
+# a parse that failed (no KTAP at all, a crash) is a failure even at 0 counts
+[ "$krc" -eq 0 ] || [ "$kf" -gt 0 ] || kf=1
+
+# Selftests: one GUEST-RESULT line each; a test without one (the guest died
+# on the way) failed.
+sp=0 sf=0 rows=()
+if [ "$GUEST_MODE" = tests ]; then
+	while read -r t _; do
+		case "$t" in ''|'#'*) continue ;; esac
+		r=$(grep -E "^GUEST-RESULT: (PASS|FAIL) $t( |$)" "$clean" | tail -n 1 || true)
+		case "$r" in
+		"GUEST-RESULT: PASS $t") sp=$((sp + 1)); rows+=("PASS $t") ;;
+		"") sf=$((sf + 1)); rows+=("FAIL $t (no result)") ;;
+		*) sf=$((sf + 1)); rows+=("${r#GUEST-RESULT: }") ;;
+		esac
+	done < "$LIST"
+	stname=selftests
+else
+	r=$(grep -E '^GUEST-RESULT: (PASS|FAIL) bench( |$)' "$clean" | tail -n 1 || true)
+	case "$r" in
+	"GUEST-RESULT: PASS bench") sp=1; rows+=("PASS bench") ;;
+	*) sf=1; rows+=("${r:-FAIL bench (no result)}") ;;
+	esac
+	stname=bench
+fi
+bp=1 bf=0
+[ ${#problems[@]} -eq 0 ] || { bp=0; bf=1; }
+
+{
+	echo "kunit-x86_64 $kp $kf $ks"
+	echo "$stname $sp $sf"
+	echo "boot-x86_64 $bp $bf"
+} > "$LOG.results"
+
+# --- summary -----------------------------------------------------------------
+echo "== guest-x86_64: $BZIMAGE, ${elapsed}s, log $LOG"
+echo "KUnit: ${summary#*Testing complete. } (parse exit $krc; $LOG.kunit)"
+grep -aE '^\[[0-9:]+\] =+ \[[A-Z]+\] ' "$LOG.kunit" | sed 's/^\[[0-9:]*\] =* /  /; s/ =*$//' || true
+echo "Selftests:"
+printf '  %s\n' "${rows[@]}"
+for p in "${problems[@]}"; do
+	echo "PROBLEM: $p"
+done
+[ -z "$splats" ] || echo "$splats" | head -n 5 | sed 's/^/  /'
+total_p=$((kp + sp + bp)) total_f=$((kf + sf + bf))
+echo "guest-x86_64: $total_p passed, $total_f failed, $ks skipped"
+[ "$total_f" -eq 0 ]
