@@ -79,7 +79,9 @@ TSC_KHZ=${GUEST_TSC_KHZ:-$(awk -F: '/^cpu MHz/ { printf "%.0f", $2 * 1000; exit 
 [ -n "$TSC_KHZ" ] || die "no 'cpu MHz' in /proc/cpuinfo; set GUEST_TSC_KHZ"
 # tsc=reliable: no clocksource watchdog, which under TCG sees HPET and TSC
 # drift apart when a vCPU thread stalls and would switch clocksources mid-run.
-APPEND="console=ttyS0 panic=-1 numa=fake=2 tsc_early_khz=$TSC_KHZ tsc=reliable"
+# KUnit runs at boot while the initramfs may still be unpacking, which
+# would move the page cache counters the series' tests check: unpack first.
+APPEND="initramfs_async=0 console=ttyS0 panic=-1 numa=fake=2 tsc_early_khz=$TSC_KHZ tsc=reliable"
 APPEND+=" guest.mode=$GUEST_MODE guest.timeout=$GUEST_TEST_TIMEOUT ${GUEST_APPEND:-}"
 
 say "booting $BZIMAGE (timeout ${GUEST_TIMEOUT}s), console in $LOG"
