@@ -13,9 +13,12 @@ mkdir -p "$o"
 head=$(git -C "$KSRC" symbolic-ref -q --short HEAD || git -C "$KSRC" rev-parse HEAD)
 trap 'git -C "$KSRC" checkout -q "$head"' EXIT
 
-# The config kunit.py would make, so that the KUnit run after us is
-# incremental too.
-[ -f "$o/.config" ] || cp "$TOP/configs/kunit.config" "$o/.config"
+# The config kunit.py makes (configs/kunit.config plus its UML defaults),
+# so that the KUnit run after us is incremental too.
+(cd "$KSRC" && python3 tools/testing/kunit/kunit.py config \
+	--kunitconfig="$TOP/configs/kunit.config" --build_dir="$o" \
+	--make_options CC="$CC_WRAP") > "$OUT/bisect-config.log" 2>&1 ||
+	die "kunit.py config failed, see $OUT/bisect-config.log"
 
 fail=0
 for c in $(git -C "$KSRC" rev-list --reverse "$BASE_TAG..HEAD"); do
