@@ -7,6 +7,10 @@ S := scripts
 	roundtrip bisect kunit kunit-x86_64 guest deps clean
 
 help:
+	@echo "make bench         A/B benchmark, base kernel vs patched kernel: populate"
+	@echo "                   memory through each path, print the table (UML;"
+	@echo "                   ARCH=x86_64 for the QEMU guest; BENCH_MIB=256..2048,"
+	@echo "                   BENCH_REPS=, BENCH_BOOTS=; results in build/bench/)"
 	@echo "make test          everything, ending with 'N passed, N failed'"
 	@echo "make bench-kunit   in-kernel benchmark: per-folio loop vs batch (UML;"
 	@echo "                   ARCH=x86_64 for the QEMU guest)"
@@ -19,6 +23,9 @@ help:
 
 test:
 	$(S)/test.sh
+
+bench:
+	$(S)/bench.sh $(ARCH)
 
 bench-kunit:
 	$(S)/bench-kunit.sh $(ARCH)

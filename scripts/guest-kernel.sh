@@ -4,11 +4,14 @@
 # Usage: guest-kernel.sh [KSRC] [O]
 # Any kernel tree works (base or patched); all output goes to O, nothing is
 # written into KSRC. Incremental: re-running rebuilds only what changed.
+# GUEST_FRAGMENTS="FILE..." replaces the two fragments (scripts/bench.sh
+# builds base and patched without kunit.config, whose series suites the base
+# tree lacks).
 . "$(dirname "$0")/lib.sh"
 
 KSRC=$(realpath "${1:-$KSRC}")
 O=${2:-$OUT/guest-x86_64}
-FRAGMENTS=("$TOP/configs/guest-x86_64.config" "$TOP/configs/kunit.config")
+read -r -a FRAGMENTS <<< "${GUEST_FRAGMENTS:-$TOP/configs/guest-x86_64.config $TOP/configs/kunit.config}"
 
 [ -f "$KSRC/Makefile" ] || die "$KSRC is not a kernel tree"
 for f in "${FRAGMENTS[@]}"; do
@@ -35,17 +38,7 @@ fi
 # Always: a patched tree may bring new symbols that need their defaults.
 kmake olddefconfig
 
-# merge_config.sh and olddefconfig silently drop options whose dependencies
-# are not met; insist that every line of the fragments made it.
-missing=$(cat "${FRAGMENTS[@]}" | sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)$/\1/p' \
-		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p' |
-	while IFS= read -r want; do
-		sym=${want%%=*}
-		have=$(grep -E "^$sym=" "$O/.config" || echo "$sym=n")
-		[ "$have" = "$want" ] || echo "  $want (got ${have#*=})"
-	done)
-[ -z "$missing" ] || die "options that did not stick (missing dependency?):
-$missing"
+check_config "$O" "${FRAGMENTS[@]}"
 
 say "building bzImage in $O (-j$JOBS)"
 kmake -j"$JOBS" bzImage

@@ -14,6 +14,7 @@
 #   GUEST_MODE=tests|bench, GUEST_BENCH=DIR (packed as /bench; DIR/run is
 #   what bench mode runs), GUEST_APPEND="..." (more kernel arguments),
 #   GUEST_TSC_KHZ (default: the host's, from /proc/cpuinfo),
+#   GUEST_MEM=4G (the guest's RAM, QEMU's -m),
 #   TESTS_LIST (default guest/tests.list)
 . "$(dirname "$0")/lib.sh"
 
@@ -90,7 +91,7 @@ qrc=0
 # -cpu max: AMD SVM with nested paging, hence /dev/kvm in the guest.
 # -no-reboot: the guest's final reboot and panic=-1 both end QEMU.
 timeout -k 10 "$GUEST_TIMEOUT" qemu-system-x86_64 \
-	-accel tcg -cpu max -smp 2 -m 4G -nographic -no-reboot -nic none \
+	-accel tcg -cpu max -smp 2 -m "${GUEST_MEM:-4G}" -nographic -no-reboot -nic none \
 	-kernel "$BZIMAGE" -initrd "$INITRD" -append "$APPEND" \
 	</dev/null >"$LOG" 2>&1 || qrc=$?
 elapsed=$((SECONDS - start))

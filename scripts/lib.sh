@@ -21,3 +21,20 @@ export GIT_COMMITTER_EMAIL="series@localhost"
 
 die() { echo "error: $*" >&2; exit 1; }
 say() { echo ">>> $*" >&2; }
+
+# check_config O FRAGMENT...: merge_config.sh and olddefconfig silently drop
+# options whose dependencies are not met; insist that every "=y"/"=value"
+# and "is not set" line of the fragments made it into O/.config.
+check_config() {
+	local o=$1 missing
+	shift
+	missing=$(cat "$@" | sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)$/\1/p' \
+			-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p' |
+		while IFS= read -r want; do
+			sym=${want%%=*}
+			have=$(grep -E "^$sym=" "$o/.config" || echo "$sym=n")
+			[ "$have" = "$want" ] || echo "  $want (got ${have#*=})"
+		done)
+	[ -z "$missing" ] || die "options that did not stick in $o/.config (missing dependency?):
+$missing"
+}

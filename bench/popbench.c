@@ -1,0 +1,565 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * popbench: time the population of memory through the kernel's paths, the
+ * userspace side of 'make bench' (scripts/bench.sh runs it in the base and
+ * in the patched kernel).
+ *
+ * Each sample creates an object (mapping, memfd, file, guest_memfd), times
+ * only its population, then tears it down outside the timing. The source of
+ * every copy is a buffer populated and touched beforehand. Warm-up rounds
+ * come first and are reported as WARMUP; then the selected paths take turns,
+ * one sample each per round.
+ *
+ * Usage: popbench [-s MIB] [-r REPS] [-w WARMUP] [-p NAME[,NAME...]] [-l]
+ *   -s  size of each object in MiB (default 512)
+ *   -r  samples per path (default 5)
+ *   -w  warm-up samples per path, discarded (default 1)
+ *   -p  only the paths whose name starts with one of NAMEs
+ *   -l  list the paths and exit
+ *
+ * Output, one line each (the ones scripts/bench-report.py reads):
+ *   POPBENCH release=R version=V mib=S reps=N warmup=N
+ *   INFO KEY=VALUE
+ *   WARMUP|SAMPLE path=NAME rep=N ns=NS bytes=B
+ *   NA path=NAME reason=WHY	the running kernel lacks the path
+ *   ERROR path=NAME reason=WHY	the path failed; it is not run again
+ *   POPBENCH-DONE errors=N
+ * Exit status: 0, or 1 if any path failed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <linux/kvm.h>
+#include <linux/udmabuf.h>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+/* guest_memfd write() support, added by the series */
+#ifndef GUEST_MEMFD_FLAG_WRITE
+#define GUEST_MEMFD_FLAG_WRITE (1ULL << 3)
+#endif
+
+enum { OK = 0, NA = 1, FAIL = 2 };
+
+static size_t size;
+static char *src;
+static char reason[160];
+
+static int kvm_fd = -1, vm_fd = -1;
+static uint64_t gmem_flags;		/* KVM_CAP_GUEST_MEMFD_FLAGS of vm_fd */
+static int udmabuf_fd = -1;
+static char huge_dir[2][64];
+
+static int na(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	return NA;
+}
+
+/* A failure: what failed and errno's name. */
+static int fail(const char *what)
+{
+	snprintf(reason, sizeof(reason), "%s:%s", what, strerrorname_np(errno) ?: "?");
+	return FAIL;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void *map(int prot_flags, int fd)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, prot_flags, fd, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Populate and touch a private buffer of the size. */
+static void populate(char *p)
+{
+	madvise(p, size, MADV_POPULATE_WRITE);
+	memset(p, 0x5a, size);
+}
+
+/* write() all of src to fd, as many calls as the kernel wants. */
+static int write_all(int fd)
+{
+	size_t done = 0;
+
+	while (done < size) {
+		ssize_t n = write(fd, src + done, size - done);
+
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return -1;
+		}
+		done += n;
+	}
+	return 0;
+}
+
+/* --- the paths ---------------------------------------------------------------- */
+
+/*
+ * memset / memcpy into an already populated buffer: the physical limit. The
+ * buffer is kept from sample to sample (populating it is slow on UML).
+ */
+static int copy_populated(uint64_t *ns, int copy)
+{
+	static char *dst;
+	uint64_t t;
+
+	if (!dst) {
+		dst = map(MAP_PRIVATE | MAP_ANONYMOUS, -1);
+		if (!dst)
+			return fail("mmap");
+		populate(dst);
+	}
+	t = now_ns();
+	if (copy)
+		memcpy(dst, src, size);
+	else
+		memset(dst, 0x5a, size);
+	*ns = now_ns() - t;
+	return OK;
+}
+
+static int p_memset(uint64_t *ns)
+{
+	return copy_populated(ns, 0);
+}
+
+static int p_memcpy(uint64_t *ns)
+{
+	return copy_populated(ns, 1);
+}
+
+/* MADV_POPULATE_WRITE of a mapping; fd < 0: anonymous. */
+static int populate_write(uint64_t *ns, int flags, int fd)
+{
+	char *p = map(flags, fd);
+	uint64_t t;
+	int ret = OK;
+
+	if (!p)
+		return fail("mmap");
+	t = now_ns();
+	if (madvise(p, size, MADV_POPULATE_WRITE))
+		ret = errno == EINVAL ? na("no MADV_POPULATE_WRITE") : fail("madvise");
+	*ns = now_ns() - t;
+	munmap(p, size);
+	return ret;
+}
+
+static int p_anon_private(uint64_t *ns)
+{
+	return populate_write(ns, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+}
+
+static int p_anon_shared(uint64_t *ns)
+{
+	return populate_write(ns, MAP_SHARED | MAP_ANONYMOUS, -1);
+}
+
+static int p_memfd_fallocate(uint64_t *ns)
+{
+	int fd = memfd_create("popbench", 0), ret = OK;
+	uint64_t t;
+
+	if (fd < 0)
+		return fail("memfd_create");
+	t = now_ns();
+	if (fallocate(fd, 0, 0, size))
+		ret = fail("fallocate");
+	*ns = now_ns() - t;
+	close(fd);
+	return ret;
+}
+
+static int p_memfd_write(uint64_t *ns)
+{
+	int fd = memfd_create("popbench", 0), ret = OK;
+	uint64_t t;
+
+	if (fd < 0)
+		return fail("memfd_create");
+	t = now_ns();
+	if (write_all(fd))
+		ret = fail("write");
+	*ns = now_ns() - t;
+	close(fd);
+	return ret;
+}
+
+static int p_memfd_populate(uint64_t *ns)
+{
+	int fd = memfd_create("popbench", 0), ret;
+
+	if (fd < 0)
+		return fail("memfd_create");
+	if (ftruncate(fd, size))
+		ret = fail("ftruncate");
+	else
+		ret = populate_write(ns, MAP_SHARED, fd);
+	close(fd);
+	return ret;
+}
+
+/* write() to a new file of a tmpfs mounted with huge=HUGE. */
+static int tmpfs_write(uint64_t *ns, int i, const char *huge)
+{
+	char opts[64], file[80];
+	uint64_t t;
+	int fd, ret = OK;
+
+	if (!huge_dir[i][0]) {
+		snprintf(huge_dir[i], sizeof(huge_dir[i]), "/tmp/popbench.XXXXXX");
+		if (!mkdtemp(huge_dir[i])) {
+			huge_dir[i][0] = 0;
+			return fail("mkdtemp");
+		}
+		snprintf(opts, sizeof(opts), "huge=%s,size=%zuk", huge, size / 1024 * 2);
+		if (mount("tmpfs", huge_dir[i], "tmpfs", 0, opts)) {
+			ret = na("mount -o %s: %s", opts, strerrorname_np(errno) ?: "?");
+			rmdir(huge_dir[i]);
+			huge_dir[i][0] = 0;
+			return ret;
+		}
+	}
+	snprintf(file, sizeof(file), "%s/f", huge_dir[i]);
+	fd = open(file, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		return fail("open");
+	t = now_ns();
+	if (write_all(fd))
+		ret = fail("write");
+	*ns = now_ns() - t;
+	close(fd);
+	unlink(file);
+	return ret;
+}
+
+static int p_tmpfs_always(uint64_t *ns)
+{
+	return tmpfs_write(ns, 0, "always");
+}
+
+static int p_tmpfs_within_size(uint64_t *ns)
+{
+	return tmpfs_write(ns, 1, "within_size");
+}
+
+/* A VM for guest_memfd, once; its guest_memfd flags in gmem_flags. */
+static int kvm_vm(void)
+{
+	int r;
+
+	if (vm_fd >= 0)
+		return OK;
+	if (kvm_fd < 0) {
+		kvm_fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+		if (kvm_fd < 0)
+			return na("no /dev/kvm (%s)", strerrorname_np(errno) ?: "?");
+	}
+	vm_fd = ioctl(kvm_fd, KVM_CREATE_VM, 0);
+	if (vm_fd < 0)
+		return na("KVM_CREATE_VM: %s", strerrorname_np(errno) ?: "?");
+	r = ioctl(vm_fd, KVM_CHECK_EXTENSION, KVM_CAP_GUEST_MEMFD_FLAGS);
+	gmem_flags = r > 0 ? r : 0;
+	return OK;
+}
+
+/* A guest_memfd of the size, mappable and shared, with EXTRA flags. */
+static int gmem_create(int *fd, uint64_t extra)
+{
+	uint64_t flags = GUEST_MEMFD_FLAG_MMAP | GUEST_MEMFD_FLAG_INIT_SHARED | extra;
+	struct kvm_create_guest_memfd gmem = { .size = size, .flags = flags };
+	int ret = kvm_vm();
+
+	if (ret)
+		return ret;
+	if (flags & ~gmem_flags & GUEST_MEMFD_FLAG_WRITE)
+		return na("no GUEST_MEMFD_FLAG_WRITE (KVM_CAP_GUEST_MEMFD_FLAGS 0x%llx)",
+			  (unsigned long long)gmem_flags);
+	if (flags & ~gmem_flags)
+		return na("KVM_CAP_GUEST_MEMFD_FLAGS 0x%llx lacks 0x%llx",
+			  (unsigned long long)gmem_flags,
+			  (unsigned long long)(flags & ~gmem_flags));
+	*fd = ioctl(vm_fd, KVM_CREATE_GUEST_MEMFD, &gmem);
+	return *fd < 0 ? fail("KVM_CREATE_GUEST_MEMFD") : OK;
+}
+
+static int p_gmem_fallocate(uint64_t *ns)
+{
+	int fd, ret = gmem_create(&fd, 0);
+	uint64_t t;
+
+	if (ret)
+		return ret;
+	t = now_ns();
+	if (fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, size))	/* guest_memfd's only mode */
+		ret = fail("fallocate");
+	*ns = now_ns() - t;
+	close(fd);
+	return ret;
+}
+
+static int p_gmem_write(uint64_t *ns)
+{
+	int fd, ret = gmem_create(&fd, GUEST_MEMFD_FLAG_WRITE);
+	uint64_t t;
+
+	if (ret)
+		return ret;
+	t = now_ns();
+	if (write_all(fd))
+		ret = fail("write");
+	*ns = now_ns() - t;
+	close(fd);
+	return ret;
+}
+
+/* mmap + memcpy of a guest_memfd, after fallocate() if FALLOC. */
+static int gmem_memcpy(uint64_t *ns, int falloc)
+{
+	int fd, ret = gmem_create(&fd, 0);
+	uint64_t t;
+	char *p;
+
+	if (ret)
+		return ret;
+	p = map(MAP_SHARED, fd);
+	if (!p) {
+		ret = fail("mmap");
+		goto out;
+	}
+	t = now_ns();
+	if (falloc && fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, size))
+		ret = fail("fallocate");
+	else
+		memcpy(p, src, size);
+	*ns = now_ns() - t;
+	munmap(p, size);
+out:
+	close(fd);
+	return ret;
+}
+
+static int p_gmem_mmap_memcpy(uint64_t *ns)
+{
+	return gmem_memcpy(ns, 0);
+}
+
+static int p_gmem_fallocate_mmap_memcpy(uint64_t *ns)
+{
+	return gmem_memcpy(ns, 1);
+}
+
+/*
+ * UDMABUF_CREATE on a whole, unpopulated memfd: memfd_pin_folios() populates
+ * it. udmabuf's size_limit_mb defaults to INT_MAX, so one call covers it.
+ */
+static int p_udmabuf(uint64_t *ns)
+{
+	struct udmabuf_create create = { .flags = UDMABUF_FLAGS_CLOEXEC, .size = size };
+	int fd, buf, ret = OK;
+	uint64_t t;
+
+	if (udmabuf_fd < 0) {
+		udmabuf_fd = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
+		if (udmabuf_fd < 0)
+			return na("no /dev/udmabuf (%s)", strerrorname_np(errno) ?: "?");
+	}
+	fd = memfd_create("popbench", MFD_ALLOW_SEALING);
+	if (fd < 0)
+		return fail("memfd_create");
+	if (ftruncate(fd, size) || fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK)) {
+		ret = fail("ftruncate/F_ADD_SEALS");
+		goto out;
+	}
+	create.memfd = fd;
+	t = now_ns();
+	buf = ioctl(udmabuf_fd, UDMABUF_CREATE, &create);
+	*ns = now_ns() - t;
+	if (buf < 0)
+		ret = fail("UDMABUF_CREATE");
+	else
+		close(buf);
+out:
+	close(fd);
+	return ret;
+}
+
+static struct path {
+	const char *name;
+	int (*run)(uint64_t *ns);
+	int state;		/* OK, NA or FAIL once known */
+} paths[] = {
+	{ "memset", p_memset },
+	{ "memcpy", p_memcpy },
+	{ "anon-private-populate", p_anon_private },
+	{ "anon-shared-populate", p_anon_shared },
+	{ "memfd-fallocate", p_memfd_fallocate },
+	{ "memfd-write", p_memfd_write },
+	{ "memfd-populate-write", p_memfd_populate },
+	{ "tmpfs-huge-always-write", p_tmpfs_always },
+	{ "tmpfs-huge-within-size-write", p_tmpfs_within_size },
+	{ "gmem-fallocate", p_gmem_fallocate },
+	{ "gmem-write", p_gmem_write },
+	{ "gmem-mmap-memcpy", p_gmem_mmap_memcpy },
+	{ "gmem-fallocate-mmap-memcpy", p_gmem_fallocate_mmap_memcpy },
+	{ "udmabuf-pin-memfd", p_udmabuf },
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define NR_PATHS ARRAY_SIZE(paths)
+
+static int selected(const char *name, const char *filter)
+{
+	char *copy, *tok, *save;
+	int hit = 0;
+
+	if (!filter)
+		return 1;
+	copy = strdup(filter);
+	for (tok = strtok_r(copy, ",", &save); tok && !hit; tok = strtok_r(NULL, ",", &save))
+		hit = !strncmp(name, tok, strlen(tok));
+	free(copy);
+	return hit;
+}
+
+/* The bracketed choice of a sysfs setting such as "always [madvise] never". */
+static void info_choice(const char *key, const char *file)
+{
+	char buf[256] = "", *l, *r;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	l = strchr(buf, '[');
+	r = l ? strchr(l, ']') : NULL;
+	if (r) {
+		*r = 0;
+		printf("INFO %s=%s\n", key, l + 1);
+	}
+}
+
+static int run_one(struct path *p, const char *kind, int rep)
+{
+	uint64_t ns = 0;
+	int ret;
+
+	if (p->state != OK)
+		return 0;
+	ret = p->run(&ns);
+	if (ret == OK) {
+		printf("%s path=%s rep=%d ns=%llu bytes=%zu\n", kind, p->name, rep,
+		       (unsigned long long)ns, size);
+		return 0;
+	}
+	p->state = ret;
+	printf("%s path=%s reason=%s\n", ret == NA ? "NA" : "ERROR", p->name, reason);
+	return ret == FAIL;
+}
+
+int main(int argc, char **argv)
+{
+	int reps = 5, warmup = 1, errors = 0, opt, i;
+	unsigned long mib = 512;
+	const char *filter = NULL;
+	struct utsname u;
+	size_t j;
+	char *c;
+
+	while ((opt = getopt(argc, argv, "s:r:w:p:l")) != -1) {
+		switch (opt) {
+		case 's':
+			mib = strtoul(optarg, NULL, 0);
+			break;
+		case 'r':
+			reps = atoi(optarg);
+			break;
+		case 'w':
+			warmup = atoi(optarg);
+			break;
+		case 'p':
+			filter = optarg;
+			break;
+		case 'l':
+			for (j = 0; j < NR_PATHS; j++)
+				puts(paths[j].name);
+			return 0;
+		default:
+			fprintf(stderr, "usage: %s [-s MIB] [-r REPS] [-w WARMUP] %s\n",
+				argv[0], "[-p NAME,...] [-l]");
+			return 2;
+		}
+	}
+	if (!mib || reps < 1 || warmup < 0) {
+		fprintf(stderr, "popbench: bad -s, -r or -w\n");
+		return 2;
+	}
+	size = mib << 20;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	uname(&u);
+	for (c = u.version; *c; c++)	/* one token per key */
+		if (*c == ' ')
+			*c = '_';
+	printf("POPBENCH release=%s version=%s mib=%lu reps=%d warmup=%d\n",
+	       u.release, u.version, mib, reps, warmup);
+	info_choice("thp", "/sys/kernel/mm/transparent_hugepage/enabled");
+	info_choice("shmem_thp", "/sys/kernel/mm/transparent_hugepage/shmem_enabled");
+	printf("INFO page_size=%ld\n", sysconf(_SC_PAGESIZE));
+
+	src = map(MAP_PRIVATE | MAP_ANONYMOUS, -1);
+	if (!src) {
+		perror("popbench: mmap of the source buffer");
+		return 1;
+	}
+	populate(src);
+
+	for (j = 0; j < NR_PATHS; j++)
+		if (!selected(paths[j].name, filter))
+			paths[j].state = -1;
+	for (i = 1; i <= warmup; i++)
+		for (j = 0; j < NR_PATHS; j++)
+			errors += run_one(&paths[j], "WARMUP", i);
+	for (i = 1; i <= reps; i++)
+		for (j = 0; j < NR_PATHS; j++)
+			errors += run_one(&paths[j], "SAMPLE", i);
+
+	for (i = 0; i < 2; i++) {
+		if (huge_dir[i][0]) {
+			umount(huge_dir[i]);
+			rmdir(huge_dir[i]);
+		}
+	}
+	printf("POPBENCH-DONE errors=%d\n", errors);
+	return errors ? 1 : 0;
+}

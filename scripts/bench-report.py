@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""The report of 'make bench' (scripts/bench.sh): reads DIR/meta.env and
+popbench's output of each boot, DIR/boot-N-KERNEL.txt, and writes
+DIR/samples.json (every sample, metadata, summary), DIR/table.txt and
+DIR/table.md (printed: the text table), DIR/plot.png (gnuplot, from
+DIR/plot.dat and DIR/plot.gp).
+
+ms per GiB of each sample = ns / 1e6 / (bytes / 2^30); per kernel and path
+the median and the min-max of every non-warm-up sample of every boot;
+ratios are of medians. Exit status 1 if a path failed (an ERROR line).
+
+Usage: bench-report.py DIR
+"""
+import glob
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+KERNELS = ('base', 'patched')
+GIB = 1 << 30
+
+
+def parse_boot(path):
+    """popbench's lines: header fields, info, samples, NA and ERROR."""
+    boot = {'header': {}, 'info': {}, 'samples': [], 'na': {}, 'errors': {},
+            'done': False}
+    for line in open(path, errors='replace'):
+        kind, _, rest = line.rstrip('\n').partition(' ')
+        if kind in ('NA', 'ERROR'):
+            m = re.match(r'path=(\S+) reason=(.*)$', rest)
+            if m:
+                boot['na' if kind == 'NA' else 'errors'][m.group(1)] = m.group(2)
+            continue
+        fields = dict(f.split('=', 1) for f in rest.split() if '=' in f)
+        if kind == 'POPBENCH':
+            boot['header'] = fields
+        elif kind == 'INFO':
+            boot['info'].update(fields)
+        elif kind in ('SAMPLE', 'WARMUP'):
+            boot['samples'].append({
+                'path': fields['path'], 'rep': int(fields['rep']),
+                'warmup': kind == 'WARMUP', 'ns': int(fields['ns']),
+                'bytes': int(fields['bytes'])})
+        elif kind == 'POPBENCH-DONE':
+            boot['done'] = True
+    return boot
+
+
+def stats(values):
+    if not values:
+        return None
+    return {'median': statistics.median(values), 'min': min(values),
+            'max': max(values), 'n': len(values)}
+
+
+def num(v):
+    """Three significant digits or so, no exponent."""
+    if v >= 100:
+        return '%.0f' % v
+    if v >= 10:
+        return '%.1f' % v
+    return '%.2f' % v
+
+
+def cell(s):
+    return '%s (%s-%s)' % (num(s['median']), num(s['min']), num(s['max'])) if s else 'n/a'
+
+
+def ratio(a, b):
+    return '%.2f' % (a['median'] / b['median']) if a and b else '-'
+
+
+def main():
+    d = sys.argv[1]
+    meta = {}
+    for line in open(os.path.join(d, 'meta.env')):
+        k, _, v = line.rstrip('\n').partition('=')
+        meta[k] = v
+
+    boots, order = [], []
+    for f in sorted(glob.glob(os.path.join(d, 'boot-*-*.txt')),
+                    key=lambda f: int(re.search(r'boot-(\d+)-', f).group(1))):
+        n, kernel = re.search(r'boot-(\d+)-(\w+)\.txt$', f).groups()
+        b = parse_boot(f)
+        b.update(boot=int(n), kernel=kernel)
+        boots.append(b)
+        for s in b['samples']:
+            if s['path'] not in order:
+                order.append(s['path'])
+        for p in list(b['na']) + list(b['errors']):
+            if p not in order:
+                order.append(p)
+
+    samples, kinfo = [], {}
+    for b in boots:
+        k = b['kernel']
+        kinfo.setdefault(k, {'commit': meta.get(k + '_commit'),
+                             'ref': meta.get(k + '_ref'),
+                             'subject': meta.get(k + '_subject'),
+                             'release': b['header'].get('release'),
+                             'version': b['header'].get('version'),
+                             'info': b['info']})
+        for s in b['samples']:
+            samples.append(dict(kernel=k, boot=b['boot'], **s,
+                                ms_per_gib=s['ns'] / 1e6 / (s['bytes'] / GIB)))
+
+    summary, errors, na_both = [], [], []
+    st = {}
+    for p in order:
+        row = {'path': p}
+        for k in KERNELS:
+            vals = [s['ms_per_gib'] for s in samples
+                    if s['kernel'] == k and s['path'] == p and not s['warmup']]
+            na = sorted({b['na'][p] for b in boots if b['kernel'] == k and p in b['na']})
+            err = sorted({b['errors'][p] for b in boots if b['kernel'] == k and p in b['errors']})
+            # no numbers from a path that failed in any boot
+            st[k, p] = None if err else stats(vals)
+            row[k] = st[k, p]
+            if na:
+                row[k + '_na'] = na
+            if err:
+                row[k + '_error'] = err
+                errors.append('%s on %s: %s' % (p, k, '; '.join(err)))
+        summary.append(row)
+        if not row['base'] and not row['patched'] and 'base_error' not in row \
+                and 'patched_error' not in row:
+            na_both.append((p, '; '.join(row.get('patched_na', row.get('base_na', ['?'])))))
+
+    with open(os.path.join(d, 'samples.json'), 'w') as f:
+        json.dump({'meta': meta, 'kernels': kinfo, 'summary': summary,
+                   'na': [{'kernel': b['kernel'], 'boot': b['boot'], 'path': p,
+                           'reason': r} for b in boots for p, r in b['na'].items()],
+                   'errors': [{'kernel': b['kernel'], 'boot': b['boot'], 'path': p,
+                               'reason': r} for b in boots for p, r in b['errors'].items()],
+                   'samples': samples}, f, indent=1)
+        f.write('\n')
+
+    # --- the tables ---------------------------------------------------------
+    rows = [r for r in summary if r['path'] not in dict(na_both)]
+    n = {k: max([s['n'] for (kk, _), s in st.items() if kk == k and s] or [0])
+         for k in KERNELS}
+    head = ('path', 'base', 'patched', 'patched/base', 'vs memset', 'vs memcpy')
+    body = []
+    for r in rows:
+        p = r['path']
+        body.append((p, 'error' if 'base_error' in r else cell(r['base']),
+                     'error' if 'patched_error' in r else cell(r['patched']),
+                     ratio(r['patched'], r['base']),
+                     ratio(r['patched'], st.get(('patched', 'memset'))),
+                     ratio(r['patched'], st.get(('patched', 'memcpy')))))
+    arch = 'UML' if meta['arch'] == 'uml' else 'x86_64 QEMU guest (TCG)'
+    rel = {k: kinfo.get(k, {}).get('release') or '?' for k in KERNELS}
+    intro = [
+        'Populating %s MiB, %s. ms per GiB: median (min-max) of %s samples per '
+        'kernel and path (boots per kernel: %s, samples per boot: %s after %s '
+        'warm-up); ratios of medians, "vs memset/memcpy" on the patched kernel.'
+        % (meta['mib'], arch, n['patched'] or n['base'], meta['boots'], meta['reps'],
+           meta['warmup']),
+        'base %s (%s %.12s), patched %s (%s %.12s, base + %s commits); %s, %s.'
+        % (rel['base'], meta.get('base_ref'), meta.get('base_commit', ''),
+           rel['patched'], meta.get('patched_ref'), meta.get('patched_commit', ''),
+           meta.get('patched_commits', '?'), meta.get('host_cpu'), meta.get('date')),
+    ]
+    foot = []
+    if na_both:
+        foot.append('Not available on either kernel here: %s.' % '; '.join(
+            '%s (%s)' % pr for pr in na_both))
+    for r in rows:
+        if not r['base'] and r['patched'] and 'base_na' in r:
+            foot.append('%s: n/a on base (%s).' % (r['path'], '; '.join(r['base_na'])))
+    for e in errors:
+        foot.append('ERROR: %s' % e)
+    foot.append('Command: %s' % meta.get('command'))
+
+    w = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
+    txt = ['  '.join(x.ljust(w[i]) if i < 3 else x.rjust(w[i])
+                    for i, x in enumerate(line)).rstrip() for line in [head] + body]
+    wrap = lambda s: _wrap(s, 78)
+    text = '\n'.join(sum((wrap(s) for s in intro), []) + [''] + txt + [''] +
+                     sum((wrap(s) for s in foot), [])) + '\n'
+    md = ['| ' + ' | '.join(head) + ' |', '|' + '|'.join(
+        '-' * (len(h) + 2) if i < 3 else '-' * (len(h) + 1) + ':' for i, h in enumerate(head)) + '|']
+    md += ['| ' + ' | '.join(line) + ' |' for line in body]
+    mdtext = '\n'.join(intro) + '\n\n' + '\n'.join(md) + '\n\n' + '\n'.join(foot) + '\n'
+    open(os.path.join(d, 'table.txt'), 'w').write(text)
+    open(os.path.join(d, 'table.md'), 'w').write(mdtext)
+    sys.stdout.write(text)
+
+    # --- the plot -----------------------------------------------------------
+    nan = lambda s: ('%.4g %.4g %.4g' % (s['median'], s['min'], s['max'])) if s else 'NaN NaN NaN'
+    with open(os.path.join(d, 'plot.dat'), 'w') as f:
+        f.write('# path base(median min max) patched(median min max), ms per GiB\n')
+        for r in rows:
+            f.write('"%s" %s %s\n' % (r['path'], nan(r['base']), nan(r['patched'])))
+    vals = [v for r in rows for k in KERNELS if r[k] for v in (r[k]['min'], r[k]['max'])]
+    log = vals and max(vals) / min(vals) > 30
+    with open(os.path.join(d, 'plot.gp'), 'w') as f:
+        f.write('''set terminal pngcairo size 1100,600 font ",10"
+set output "plot.png"
+set title "%s MiB, %s: ms per GiB, median and min-max (lower is better)"
+set style data histograms
+set style histogram errorbars gap 1 lw 1
+set style fill solid 0.7 border -1
+set datafile missing "NaN"
+set xtics rotate by -35 left
+set ylabel "ms per GiB%s"
+set grid ytics
+set key top left
+%s
+set bmargin 9
+plot "plot.dat" using 2:3:4:xtic(1) title "base (%s %.7s)", \\
+     "" using 5:6:7 title "patched (%s %.7s)"
+''' % (meta['mib'], arch, ' (log scale)' if log else '', 'set logscale y' if log else
+       'set yrange [0:*]', meta.get('base_ref'), meta.get('base_commit', ''),
+       meta.get('patched_ref'), meta.get('patched_commit', '')))
+    try:
+        subprocess.run(['gnuplot', 'plot.gp'], cwd=d, check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print('bench-report: gnuplot failed: %s' % e, file=sys.stderr)
+    print('\nfiles: %s/{table.txt,table.md,samples.json,plot.png}' % d)
+    return 1 if errors else 0
+
+
+def _wrap(s, width):
+    out, line = [], ''
+    for word in s.split(' '):
+        if line and len(line) + 1 + len(word) > width:
+            out.append(line)
+            line = word
+        else:
+            line = line + ' ' + word if line else word
+    return out + [line]
+
+
+if __name__ == '__main__':
+    sys.exit(main())

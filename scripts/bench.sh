@@ -1,0 +1,244 @@
+#!/bin/bash
+# make bench: the userspace A/B benchmark, base kernel against patched kernel.
+# Builds both with the same config, then boots them in turn, BENCH_BOOTS
+# rounds in ABBA order (base, patched; patched, base; ...), each boot running
+# bench/popbench over every path: BENCH_WARMUP discarded samples, then
+# BENCH_REPS samples. Prints the table and writes, in build/bench/ARCH-MIB/:
+#   table.txt, table.md  ms per GiB, median (min-max) per kernel and path,
+#                        patched/base, each path against memset and memcpy
+#   samples.json         every sample, with the run's metadata
+#   plot.png             (gnuplot) medians with min-max bars
+#   boot-N-KERNEL.txt    popbench's output of each boot; logs/: the consoles
+# Usage: bench.sh [um|x86_64]	(default um: UML, no QEMU; x86_64: the QEMU
+# guest, which also has THP, guest_memfd and udmabuf)
+# Environment: BENCH_MIB (256..2048; default 512 on UML, 256 on x86_64),
+#   BENCH_REPS (3), BENCH_BOOTS (5 / 2), BENCH_WARMUP (1),
+#   BENCH_PATHS (popbench -p: name prefixes, comma separated),
+#   BENCH_BASE=base, BENCH_PATCHED=series (git refs of build/linux),
+#   BENCH_TIMEOUT (seconds per boot).
+# The kernels are built from worktrees build/base and build/patched, into
+# build/out/bench-{uml,x86_64}-{base,patched}.
+. "$(dirname "$0")/lib.sh"
+
+arch=${1:-um}
+case "$arch" in
+um|uml)	arch=um name=uml; d_mib=512 d_reps=3 d_boots=5 ;;
+x86_64)	name=x86_64; d_mib=256 d_reps=3 d_boots=2 ;;
+*)	die "unknown arch '$arch' (um or x86_64)" ;;
+esac
+MIB=${BENCH_MIB:-$d_mib}
+REPS=${BENCH_REPS:-$d_reps}
+BOOTS=${BENCH_BOOTS:-$d_boots}
+WARMUP=${BENCH_WARMUP:-1}
+BASE_REF=${BENCH_BASE:-$BASE_TAG}
+PATCHED_REF=${BENCH_PATCHED:-series}
+[[ $MIB =~ ^[0-9]+$ ]] && [ "$MIB" -ge 256 ] && [ "$MIB" -le 2048 ] ||
+	die "BENCH_MIB=$MIB: the size in MiB, 256 to 2048"
+[[ $REPS =~ ^[1-9][0-9]*$ ]] || die "BENCH_REPS=$REPS: a positive number"
+[[ $BOOTS =~ ^[1-9][0-9]*$ ]] || die "BENCH_BOOTS=$BOOTS: a positive number"
+[[ $WARMUP =~ ^[0-9]+$ ]] || die "BENCH_WARMUP=$WARMUP: a number"
+[[ ${BENCH_PATHS:-} =~ ^[a-z0-9,-]*$ ]] || die "BENCH_PATHS=$BENCH_PATHS: path names, comma separated"
+# Memory: the source, memset/memcpy target and one object of MIB each, plus
+# the kernel.
+if [ "$arch" = um ]; then
+	mem=$((3 * MIB + 512))
+	TIMEOUT=${BENCH_TIMEOUT:-$((300 + MIB * (REPS + WARMUP)))}
+else
+	mem=$((3 * MIB + 1536))
+	[ "$mem" -ge 4096 ] || mem=4096
+	TIMEOUT=${BENCH_TIMEOUT:-$((900 + 4 * MIB * (REPS + WARMUP)))}
+fi
+
+for c in gcc cpio gnuplot python3 busybox; do
+	command -v "$c" >/dev/null || die "$c not found (make deps)"
+done
+[ "$arch" = um ] || command -v qemu-system-x86_64 >/dev/null ||
+	die "qemu-system-x86_64 not found (make deps)"
+[ -d "$KSRC/.git" ] || die "no kernel tree in $KSRC: run make materialise"
+
+RES=$BUILD/bench/$name-$MIB
+BASE_SRC=$BUILD/base
+PATCHED_SRC=$BUILD/patched
+
+# worktree DIR REF: DIR is a worktree of KSRC, detached at REF's commit.
+worktree() {
+	local dir=$1 ref=$2 want
+	want=$(git -C "$KSRC" rev-parse -q --verify "$ref^{commit}") ||
+		die "no '$ref' in $KSRC: run make materialise"
+	if [ -f "$dir/.git" ] && ! git -C "$dir" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+		grep -q "^gitdir: $(realpath "$KSRC")/.git/worktrees/" "$dir/.git" ||
+			die "$dir is not a worktree of $KSRC; remove it"
+		say "$dir: its tree was recreated, making it again"
+		rm -rf "$dir"
+	fi
+	if [ ! -e "$dir" ]; then
+		git -C "$KSRC" worktree prune
+		say "worktree $dir at $ref"
+		git -C "$KSRC" worktree add -q --detach "$dir" "$want"
+	elif [ ! -f "$dir/.git" ]; then
+		die "$dir is not a worktree of $KSRC; remove it"
+	elif [ "$(git -C "$dir" rev-parse HEAD)" != "$want" ]; then
+		[ -z "$(git -C "$dir" status --porcelain --untracked-files=no)" ] ||
+			die "$dir has local changes"
+		say "$dir: moving to $ref"
+		git -C "$dir" checkout -q --detach "$want"
+	fi
+}
+
+# uml_kernel SRC O: UML defconfig + configs/bench-uml.config, the linux binary.
+uml_kernel() {
+	local src=$1 o=$2 frag=$TOP/configs/bench-uml.config sum
+	kmake() {
+		nice -n 10 make -s -C "$src" O="$o" ARCH=um CC="$CC_WRAP" "$@"
+	}
+	mkdir -p "$o"
+	sum=$(sha256sum < "$frag" | cut -d' ' -f1)
+	if [ ! -f "$o/.config" ] || [ "$(cat "$o/.bench-config.sha256" 2>/dev/null)" != "$sum" ]; then
+		rm -f "$o/.bench-config.sha256"
+		kmake defconfig
+		"$src/scripts/kconfig/merge_config.sh" -m -Q -O "$o" "$o/.config" "$frag" >/dev/null
+		echo "$sum" > "$o/.bench-config.sha256"
+	fi
+	kmake olddefconfig
+	check_config "$o" "$frag"
+	kmake -j"$JOBS" linux
+}
+
+# build KERNEL SRC: the kernel of this arch, output in OUT/bench-NAME-KERNEL.
+build() {
+	local k=$1 src=$2 o=$OUT/bench-$name-$1 log=$OUT/bench-$name-$1.build.log
+	say "building the $k kernel ($(git -C "$src" log -1 --format='%h %s' HEAD)) in $o"
+	if [ "$arch" = um ]; then
+		(uml_kernel "$src" "$o") > "$log" 2>&1
+	else
+		GUEST_FRAGMENTS=$TOP/configs/guest-x86_64.config \
+			nice -n 10 "$TOP/scripts/guest-kernel.sh" "$src" "$o" > "$log" 2>&1
+	fi || { tail -n 30 "$log" >&2; die "the $k kernel did not build, see $log"; }
+}
+
+# make materialise moves 'series' patch by patch (one git am each): wait
+# until it is done, so that the patched kernel is the whole series.
+want=$(grep -cvE '^[[:space:]]*(#|$)' "$TOP/patches/series" 2>/dev/null || true)
+for try in $(seq 30) 0; do
+	[ "$try" != 0 ] || die "$KSRC: '$PATCHED_REF' is not the whole series (make materialise running?)"
+	[ ! -d "$(git -C "$KSRC" rev-parse --absolute-git-dir)/rebase-apply" ] &&
+		{ [ "$PATCHED_REF" != series ] || [ "$(git -C "$KSRC" rev-list --count "$BASE_REF..series")" -ge "${want:-0}" ]; } &&
+		break
+	[ "$try" != 1 ] || say "waiting for make materialise to finish"
+	sleep 2
+done
+worktree "$BASE_SRC" "$BASE_REF"
+worktree "$PATCHED_SRC" "$PATCHED_REF"
+build base "$BASE_SRC"
+build patched "$PATCHED_SRC"
+diff -q "$OUT/bench-$name-base/.config" "$OUT/bench-$name-patched/.config" >/dev/null ||
+	say "note: the two .configs differ (symbols the series adds):" \
+	    "$(diff "$OUT/bench-$name-base/.config" "$OUT/bench-$name-patched/.config" | grep -c '^[<>] CONFIG_') lines"
+
+# popbench: static, against the base tree's UAPI headers (the distribution's
+# are too old for guest_memfd); the series' additions are in popbench.c.
+say "building popbench"
+hdr=$OUT/bench-headers
+nice -n 10 make -s -C "$BASE_SRC" O="$hdr" ARCH=x86_64 headers > "$OUT/bench-headers.log" 2>&1 ||
+	{ tail -n 20 "$OUT/bench-headers.log" >&2; die "make headers failed"; }
+stage=$OUT/bench-stage-$name
+rm -rf "$stage"
+mkdir -p "$stage/bench"
+gcc -O2 -Wall -static -isystem "$hdr/usr/include" -o "$stage/bench/popbench" "$TOP/bench/popbench.c"
+cat > "$stage/bench/run" <<EOF
+#!/bin/sh
+exec /bench/popbench -s $MIB -r $REPS -w $WARMUP${BENCH_PATHS:+ -p $BENCH_PATHS}
+EOF
+chmod 755 "$stage/bench/run"
+
+# UML: one initramfs for every boot, busybox + bench/uml-init + /bench.
+if [ "$arch" = um ]; then
+	BUSYBOX=$(command -v busybox)
+	readelf -lW "$BUSYBOX" | grep -q 'program interpreter' &&
+		die "$BUSYBOX is dynamically linked; install busybox-static"
+	root=$stage/root
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp}
+	cp "$BUSYBOX" "$root/bin/busybox"
+	for a in $("$BUSYBOX" --list-full); do
+		[ -e "$root/$a" ] || ln -s /bin/busybox "$root/$a"
+	done
+	install -m 0755 "$TOP/bench/uml-init" "$root/init"
+	cp -a "$stage/bench" "$root/bench"
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$stage/initramfs.cpio"
+fi
+
+SPLATS='WARNING: CPU|BUG: |kernel BUG at|Oops: |Kernel panic|general protection fault|UBSAN: '
+
+# boot KERNEL N: one boot, popbench's lines in RES/boot-N-KERNEL.txt.
+boot() {
+	local k=$1 n=$2 log=$RES/logs/boot-$2-$1.log out=$RES/boot-$2-$1.txt rc=0 start=$SECONDS
+	say "boot $n of $BOOTS: $k"
+	if [ "$arch" = um ]; then
+		# timeout runs UML in a process group of its own, which a ^C
+		# does not reach: pass it on.
+		timeout -k 10 "$TIMEOUT" "$OUT/bench-uml-$k/linux" mem="${mem}M" \
+			initrd="$stage/initramfs.cpio" quiet con=null con0=fd:0,fd:1 \
+			</dev/null >"$log" 2>&1 &
+		# shellcheck disable=SC2064 # the pid now, not at the signal
+		trap "kill -- -$! 2>/dev/null; exit 130" INT TERM
+		wait $! || rc=$?
+		trap - INT TERM
+		[ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] || die "$k: UML killed after ${TIMEOUT}s, see $log"
+		! grep -aqE "$SPLATS" "$log" || die "$k: kernel splat, see $log"
+	else
+		GUEST_MODE=bench GUEST_BENCH=$stage/bench GUEST_MEM=${mem}M \
+		GUEST_TIMEOUT=$TIMEOUT GUEST_TEST_TIMEOUT=$TIMEOUT \
+			"$TOP/scripts/guest-run.sh" "$OUT/bench-x86_64-$k/arch/x86/boot/bzImage" \
+			"" "$log" > "$log.summary" 2>&1 || true
+		rm -f "$log.initramfs.cpio.gz"
+		# no KUnit in these kernels: only the boot and the bench count
+		grep -q '^boot-x86_64 1 0$' "$log.results" 2>/dev/null ||
+			die "$k: the guest failed (hang, splat or no result), see $log and $log.summary"
+	fi
+	tr -d '\r' < "$log" | grep -aE '^(POPBENCH|INFO|WARMUP|SAMPLE|NA|ERROR)( |-DONE )' > "$out" || true
+	grep -q '^POPBENCH-DONE ' "$out" || die "$k: popbench did not finish, see $log"
+	say "  $((SECONDS - start))s, $(grep -c '^SAMPLE ' "$out") samples"
+}
+
+rm -rf "$RES"
+mkdir -p "$RES/logs"
+{
+	echo "arch=$name"
+	echo "mib=$MIB"
+	echo "reps=$REPS"
+	echo "boots=$BOOTS"
+	echo "warmup=$WARMUP"
+	echo "paths=${BENCH_PATHS:-all}"
+	echo "memory_mib=$mem"
+	echo "base_ref=$BASE_REF"
+	echo "base_commit=$(git -C "$BASE_SRC" rev-parse HEAD)"
+	echo "base_subject=$(git -C "$BASE_SRC" log -1 --format=%s)"
+	echo "patched_ref=$PATCHED_REF"
+	echo "patched_commit=$(git -C "$PATCHED_SRC" rev-parse HEAD)"
+	echo "patched_subject=$(git -C "$PATCHED_SRC" log -1 --format=%s)"
+	echo "patched_commits=$(git -C "$PATCHED_SRC" rev-list --count "$(git -C "$BASE_SRC" rev-parse HEAD)..HEAD")"
+	echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "host_cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+	echo "host_cpus=$(nproc)"
+	echo "host_kernel=$(uname -r)"
+	echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)"
+	cmd="make bench"
+	[ "$arch" = um ] || cmd+=" ARCH=x86_64"
+	for v in BENCH_MIB BENCH_REPS BENCH_BOOTS BENCH_WARMUP BENCH_PATHS BENCH_BASE BENCH_PATCHED; do
+		[ -z "${!v:-}" ] || cmd+=" $v=${!v}"
+	done
+	echo "command=$cmd"
+} > "$RES/meta.env"
+
+say "$BOOTS rounds of base and patched, $MIB MiB, $WARMUP+$REPS samples per path" \
+    "(load average $(cut -d' ' -f1 /proc/loadavg); other work on the machine skews the times)"
+for n in $(seq 1 "$BOOTS"); do
+	if [ $((n % 2)) = 1 ]; then
+		boot base "$n"; boot patched "$n"
+	else
+		boot patched "$n"; boot base "$n"
+	fi
+done
+echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$RES/meta.env"
+
+python3 -B "$TOP/scripts/bench-report.py" "$RES"
