@@ -82,7 +82,7 @@ def main():
 
     boots, order = [], []
     for f in sorted(glob.glob(os.path.join(d, 'boot-*-*.txt')),
-                    key=lambda f: int(re.search(r'boot-(\d+)-', f).group(1))):
+                    key=lambda f: (int(re.search(r'boot-(\d+)-', f).group(1)), f)):
         n, kernel = re.search(r'boot-(\d+)-(\w+)\.txt$', f).groups()
         b = parse_boot(f)
         b.update(boot=int(n), kernel=kernel)
@@ -129,8 +129,24 @@ def main():
                 and 'patched_error' not in row:
             na_both.append((p, '; '.join(row.get('patched_na', row.get('base_na', ['?'])))))
 
+    # guest_memfd against memfd write() of the same size, each boot on its
+    # own: ratios of the medians of one boot.
+    gpaths = [p for p in order if p.startswith('gmem-')
+              and any(s['path'] == p for s in samples)]
+    per_boot = []
+    for b in sorted(boots, key=lambda b: (b['boot'], KERNELS.index(b['kernel']))) \
+            if gpaths else []:
+        med = {p: statistics.median(v) for p in order
+               for v in [[s['ns'] / s['bytes'] for s in b['samples']
+                          if s['path'] == p and not s['warmup']]] if v}
+        if 'memfd-write' in med and 'memfd-write' not in b['errors']:
+            per_boot.append({'kernel': b['kernel'], 'boot': b['boot'], 'ratios': {
+                p: med[p] / med['memfd-write'] if p in med and p not in b['errors']
+                else None for p in gpaths}})
+
     with open(os.path.join(d, 'samples.json'), 'w') as f:
         json.dump({'meta': meta, 'kernels': kinfo, 'summary': summary,
+                   'gmem_vs_memfd_write_per_boot': per_boot,
                    'na': [{'kernel': b['kernel'], 'boot': b['boot'], 'path': p,
                            'reason': r} for b in boots for p, r in b['na'].items()],
                    'errors': [{'kernel': b['kernel'], 'boot': b['boot'], 'path': p,
@@ -175,16 +191,22 @@ def main():
         foot.append('ERROR: %s' % e)
     foot.append('Command: %s' % meta.get('command'))
 
-    w = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
-    txt = ['  '.join(x.ljust(w[i]) if i < 3 else x.rjust(w[i])
-                    for i, x in enumerate(line)).rstrip() for line in [head] + body]
+    txt, md = render(head, body, 3)
     wrap = lambda s: _wrap(s, 78)
-    text = '\n'.join(sum((wrap(s) for s in intro), []) + [''] + txt + [''] +
-                     sum((wrap(s) for s in foot), [])) + '\n'
-    md = ['| ' + ' | '.join(head) + ' |', '|' + '|'.join(
-        '-' * (len(h) + 2) if i < 3 else '-' * (len(h) + 1) + ':' for i, h in enumerate(head)) + '|']
-    md += ['| ' + ' | '.join(line) + ' |' for line in body]
-    mdtext = '\n'.join(intro) + '\n\n' + '\n'.join(md) + '\n\n' + '\n'.join(foot) + '\n'
+    text = sum((wrap(s) for s in intro), []) + [''] + txt + ['']
+    mdtext = intro + [''] + md + ['']
+    if per_boot:
+        title = ('guest_memfd against memfd write() of the same size, ratios '
+                 'of the medians of one boot:')
+        ghead = ('kernel', 'boot') + tuple(p[len('gmem-'):] for p in gpaths)
+        gbody = [(pb['kernel'], str(pb['boot'])) + tuple(
+            '%.2f' % r if r is not None else 'n/a' for r in pb['ratios'].values())
+            for pb in per_boot]
+        gtxt, gmd = render(ghead, gbody, 1)
+        text += wrap(title) + [''] + gtxt + ['']
+        mdtext += [title, ''] + gmd + ['']
+    text = '\n'.join(text + sum((wrap(s) for s in foot), [])) + '\n'
+    mdtext = '\n'.join(mdtext + foot) + '\n'
     open(os.path.join(d, 'table.txt'), 'w').write(text)
     open(os.path.join(d, 'table.md'), 'w').write(mdtext)
     sys.stdout.write(text)
@@ -198,7 +220,7 @@ def main():
     vals = [v for r in rows for k in KERNELS if r[k] for v in (r[k]['min'], r[k]['max'])]
     log = vals and max(vals) / min(vals) > 30
     with open(os.path.join(d, 'plot.gp'), 'w') as f:
-        f.write('''set terminal pngcairo size 1100,600 font ",10"
+        f.write('''set terminal pngcairo noenhanced size 1100,600 font ",10"
 set output "plot.png"
 set title "%s MiB, %s: ms per GiB, median and min-max (lower is better)"
 set style data histograms
@@ -211,6 +233,7 @@ set grid ytics
 set key top left
 %s
 set bmargin 9
+set rmargin 12
 plot "plot.dat" using 2:3:4:xtic(1) title "base (%s %.7s)", \\
      "" using 5:6:7 title "patched (%s %.7s)"
 ''' % (meta['mib'], arch, ' (log scale)' if log else '', 'set logscale y' if log else
@@ -222,6 +245,19 @@ plot "plot.dat" using 2:3:4:xtic(1) title "base (%s %.7s)", \\
         print('bench-report: gnuplot failed: %s' % e, file=sys.stderr)
     print('\nfiles: %s/{table.txt,table.md,samples.json,plot.png}' % d)
     return 1 if errors else 0
+
+
+def render(head, body, left):
+    """A table as aligned text and as markdown; the first LEFT columns
+    left-aligned, the others right-aligned."""
+    w = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
+    txt = ['  '.join(x.ljust(w[i]) if i < left else x.rjust(w[i])
+                     for i, x in enumerate(line)).rstrip() for line in [head] + body]
+    md = ['| ' + ' | '.join(head) + ' |', '|' + '|'.join(
+        '-' * (len(h) + 2) if i < left else '-' * (len(h) + 1) + ':'
+        for i, h in enumerate(head)) + '|']
+    md += ['| ' + ' | '.join(line) + ' |' for line in body]
+    return txt, md
 
 
 def _wrap(s, width):

@@ -232,7 +232,7 @@ mkdir -p "$RES/logs"
 	echo "command=$cmd"
 } > "$RES/meta.env"
 
-say "$BOOTS rounds of base and patched, $MIB MiB, $WARMUP+$REPS samples per path" \
+say "rounds of base and patched: $BOOTS; $MIB MiB, $WARMUP+$REPS samples per path" \
     "(load average $(cut -d' ' -f1 /proc/loadavg); other work on the machine skews the times)"
 for n in $(seq 1 "$BOOTS"); do
 	if [ $((n % 2)) = 1 ]; then
