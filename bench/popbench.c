@@ -62,7 +62,7 @@ static char reason[160];
 static int kvm_fd = -1, vm_fd = -1;
 static uint64_t gmem_flags;		/* KVM_CAP_GUEST_MEMFD_FLAGS of vm_fd */
 static int udmabuf_fd = -1;
-static char huge_dir[2][64];
+static char mnt_dir[3][64];	/* tmpfs huge=always, huge=within_size, ramfs */
 
 static int na(const char *fmt, ...)
 {
@@ -264,28 +264,28 @@ static int p_memfd_populate(uint64_t *ns)
 	return ret;
 }
 
-/* write() to a new file of a tmpfs mounted with huge=HUGE. */
-static int tmpfs_write(uint64_t *ns, int i, const char *huge)
+/* write() to a new file of a file system of type FSTYPE, mounted at mnt_dir[i]. */
+static int fs_write(uint64_t *ns, int i, const char *fstype, const char *opts)
 {
-	char opts[64], file[80];
+	char file[80];
 	uint64_t t;
 	int fd, ret = OK;
 
-	if (!huge_dir[i][0]) {
-		snprintf(huge_dir[i], sizeof(huge_dir[i]), "/tmp/popbench.XXXXXX");
-		if (!mkdtemp(huge_dir[i])) {
-			huge_dir[i][0] = 0;
+	if (!mnt_dir[i][0]) {
+		snprintf(mnt_dir[i], sizeof(mnt_dir[i]), "/tmp/popbench.XXXXXX");
+		if (!mkdtemp(mnt_dir[i])) {
+			mnt_dir[i][0] = 0;
 			return fail("mkdtemp");
 		}
-		snprintf(opts, sizeof(opts), "huge=%s,size=%zuk", huge, size / 1024 * 2);
-		if (mount("tmpfs", huge_dir[i], "tmpfs", 0, opts)) {
-			ret = na("mount -o %s: %s", opts, strerrorname_np(errno) ?: "?");
-			rmdir(huge_dir[i]);
-			huge_dir[i][0] = 0;
+		if (mount(fstype, mnt_dir[i], fstype, 0, opts)) {
+			ret = na("mount -t %s -o %s: %s", fstype, opts ?: "",
+				 strerrorname_np(errno) ?: "?");
+			rmdir(mnt_dir[i]);
+			mnt_dir[i][0] = 0;
 			return ret;
 		}
 	}
-	snprintf(file, sizeof(file), "%s/f", huge_dir[i]);
+	snprintf(file, sizeof(file), "%s/f", mnt_dir[i]);
 	fd = open(file, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0)
 		return fail("open");
@@ -298,6 +298,15 @@ static int tmpfs_write(uint64_t *ns, int i, const char *huge)
 	return ret;
 }
 
+/* write() to a new file of a tmpfs mounted with huge=HUGE. */
+static int tmpfs_write(uint64_t *ns, int i, const char *huge)
+{
+	char opts[64];
+
+	snprintf(opts, sizeof(opts), "huge=%s,size=%zuk", huge, size / 1024 * 2);
+	return fs_write(ns, i, "tmpfs", opts);
+}
+
 static int p_tmpfs_always(uint64_t *ns)
 {
 	return tmpfs_write(ns, 0, "always");
@@ -306,6 +315,16 @@ static int p_tmpfs_always(uint64_t *ns)
 static int p_tmpfs_within_size(uint64_t *ns)
 {
 	return tmpfs_write(ns, 1, "within_size");
+}
+
+/*
+ * write() to a new file of a ramfs: a page cache populated one
+ * __filemap_get_folio() at a time (simple_write_begin()), the single-folio
+ * path that shares its creation code with the batch.
+ */
+static int p_ramfs_write(uint64_t *ns)
+{
+	return fs_write(ns, 2, "ramfs", NULL);
 }
 
 /* A VM for guest_memfd, once; its guest_memfd flags in gmem_flags. */
@@ -463,6 +482,7 @@ static struct path {
 	{ "memfd-populate-write", p_memfd_populate },
 	{ "tmpfs-huge-always-write", p_tmpfs_always },
 	{ "tmpfs-huge-within-size-write", p_tmpfs_within_size },
+	{ "ramfs-write", p_ramfs_write },
 	{ "gmem-fallocate", p_gmem_fallocate },
 	{ "gmem-write", p_gmem_write },
 	{ "gmem-mmap-memcpy", p_gmem_mmap_memcpy },
@@ -596,10 +616,10 @@ int main(int argc, char **argv)
 		for (j = 0; j < NR_PATHS; j++)
 			errors += run_one(&paths[j], "SAMPLE", i);
 
-	for (i = 0; i < 2; i++) {
-		if (huge_dir[i][0]) {
-			umount(huge_dir[i]);
-			rmdir(huge_dir[i]);
+	for (i = 0; i < 3; i++) {
+		if (mnt_dir[i][0]) {
+			umount(mnt_dir[i]);
+			rmdir(mnt_dir[i]);
 		}
 	}
 	printf("POPBENCH-DONE errors=%d\n", errors);
