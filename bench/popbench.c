@@ -42,6 +42,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <linux/fs.h>
 #include <linux/kvm.h>
 #include <linux/udmabuf.h>
 
@@ -163,17 +164,25 @@ static int write_all(int fd)
  * memset / memcpy into an already populated buffer: the physical limit. The
  * buffer is kept from sample to sample (populating it is slow on UML).
  */
-static int copy_populated(uint64_t *ns, int copy)
+static char *populated_dst(void)
 {
 	static char *dst;
-	uint64_t t;
 
 	if (!dst) {
 		dst = map(MAP_PRIVATE | MAP_ANONYMOUS, -1);
-		if (!dst)
-			return fail("mmap");
-		populate(dst);
+		if (dst)
+			populate(dst);
 	}
+	return dst;
+}
+
+static int copy_populated(uint64_t *ns, int copy)
+{
+	char *dst = populated_dst();
+	uint64_t t;
+
+	if (!dst)
+		return fail("mmap");
 	t = now_ns();
 	if (copy)
 		memcpy(dst, src, size);
@@ -325,6 +334,55 @@ static int p_tmpfs_within_size(uint64_t *ns)
 static int p_ramfs_write(uint64_t *ns)
 {
 	return fs_write(ns, 2, "ramfs", NULL);
+}
+
+/*
+ * read() of a RAM block device (brd, /dev/ram0, sized by brd.rd_size= on
+ * the command line) with its page cache dropped: every folio comes from
+ * readahead, one filemap_add_folio() each, the single-folio insertion. The
+ * device is written once; the data stays in brd's own pages, only the page
+ * cache is dropped (POSIX_FADV_DONTNEED) before each sample.
+ */
+static int p_bdev_read(uint64_t *ns)
+{
+	static int fd = -1;
+	char *dst = populated_dst();
+	unsigned long long bytes = 0;
+	size_t done = 0;
+	uint64_t t;
+
+	if (!dst)
+		return fail("mmap");
+	if (fd < 0) {
+		fd = open("/dev/ram0", O_RDWR);
+		if (fd < 0)
+			return na("/dev/ram0: %s", strerrorname_np(errno) ?: "?");
+		if (ioctl(fd, BLKGETSIZE64, &bytes) || bytes < size) {
+			close(fd);
+			fd = -1;
+			return na("/dev/ram0 has %llu bytes (brd.rd_size=)", bytes);
+		}
+		if (write_all(fd) || fsync(fd)) {
+			close(fd);
+			fd = -1;
+			return fail("write /dev/ram0");
+		}
+	}
+	if (posix_fadvise(fd, 0, size, POSIX_FADV_DONTNEED))
+		return fail("fadvise");
+	if (lseek(fd, 0, SEEK_SET))
+		return fail("lseek");
+	t = now_ns();
+	while (done < size) {
+		ssize_t n = read(fd, dst + done, size - done);
+
+		if (n <= 0)
+			return fail("read /dev/ram0");
+		done += n;
+	}
+	*ns = now_ns() - t;
+	posix_fadvise(fd, 0, size, POSIX_FADV_DONTNEED);
+	return OK;
 }
 
 /* A VM for guest_memfd, once; its guest_memfd flags in gmem_flags. */
@@ -483,6 +541,7 @@ static struct path {
 	{ "tmpfs-huge-always-write", p_tmpfs_always },
 	{ "tmpfs-huge-within-size-write", p_tmpfs_within_size },
 	{ "ramfs-write", p_ramfs_write },
+	{ "bdev-read", p_bdev_read },
 	{ "gmem-fallocate", p_gmem_fallocate },
 	{ "gmem-write", p_gmem_write },
 	{ "gmem-mmap-memcpy", p_gmem_mmap_memcpy },

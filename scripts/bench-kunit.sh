@@ -6,6 +6,10 @@
 # 1024 on x86_64) sets the size, BENCH_REPS the repetitions.  A run whose
 # population fell short (the suite failed) or that did not finish is an
 # error, not a result.
+# The kernels are those of 'make test' plus configs/kunit-bench.config, in
+# build directories of their own (OUT/kunit-uml-bench, OUT/bench-kunit-x86_64);
+# the x86_64 one has the benchmark kernels' production config
+# (configs/bench-x86_64.config), not the test guest's debug options.
 . "$(dirname "$0")/lib.sh"
 
 arch=${1:-um}
@@ -15,23 +19,27 @@ um)
 	cd "$KSRC"
 	python3 tools/testing/kunit/kunit.py build \
 		--kunitconfig="$TOP/configs/kunit.config" \
-		--build_dir="$OUT/kunit-uml" --jobs="$JOBS" \
+		--kunitconfig="$TOP/configs/kunit-bench.config" \
+		--build_dir="$OUT/kunit-uml-bench" --jobs="$JOBS" \
 		--make_options CC="$CC_WRAP" >/dev/null
 	# Started directly: kunit.py would append its own mem=1G.
 	log=$OUT/bench-kunit-um.log
-	"$OUT/kunit-uml/linux" kunit.enable=1 console=tty kunit_shutdown=halt \
+	"$OUT/kunit-uml-bench/linux" kunit.enable=1 console=tty kunit_shutdown=halt \
 		mem=$((mib * 2 + 512))M kunit.filter_glob=filemap_batch_bench \
 		filemap_batch_kunit.bench_mib="$mib" \
 		filemap_batch_kunit.bench_reps="${BENCH_REPS:-7}" > "$log" 2>&1 || true
 	;;
 x86_64)
 	mib=${BENCH_MIB:-1024}
-	"$TOP/scripts/guest-kernel.sh" >/dev/null
+	o=$OUT/bench-kunit-x86_64
+	GUEST_FRAGMENTS="$TOP/configs/guest-x86_64.config $TOP/configs/bench-x86_64.config $TOP/configs/kunit.config $TOP/configs/kunit-bench.config" \
+		"$TOP/scripts/guest-kernel.sh" "$KSRC" "$o" >/dev/null
 	# Only the benchmark suite at boot, and no selftests after it.
 	: > "$OUT/bench-kunit.tests"
 	TESTS_LIST=$OUT/bench-kunit.tests GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800} \
 	GUEST_APPEND="kunit.filter_glob=filemap_batch_bench filemap_batch_kunit.bench_mib=$mib filemap_batch_kunit.bench_reps=${BENCH_REPS:-5}" \
-		"$TOP/scripts/guest-run.sh" "" "" "$OUT/bench-kunit-x86_64.log" >/dev/null || true
+		"$TOP/scripts/guest-run.sh" "$o/arch/x86/boot/bzImage" "$o/kselftest" \
+		"$OUT/bench-kunit-x86_64.log" >/dev/null || true
 	log=$OUT/bench-kunit-x86_64.log
 	;;
 *)

@@ -38,13 +38,14 @@ PATCHED_REF=${BENCH_PATCHED:-series}
 [[ $BOOTS =~ ^[1-9][0-9]*$ ]] || die "BENCH_BOOTS=$BOOTS: a positive number"
 [[ $WARMUP =~ ^[0-9]+$ ]] || die "BENCH_WARMUP=$WARMUP: a number"
 [[ ${BENCH_PATHS:-} =~ ^[a-z0-9,-]*$ ]] || die "BENCH_PATHS=$BENCH_PATHS: path names, comma separated"
-# Memory: the source, memset/memcpy target and one object of MIB each, plus
-# the kernel.
+# Memory: the source, memset/memcpy target, one object and the RAM block
+# device of bdev-read (brd) of MIB each, plus the kernel.
+BRD="brd.rd_nr=1 brd.rd_size=$((MIB * 1024))"
 if [ "$arch" = um ]; then
-	mem=$((3 * MIB + 512))
+	mem=$((4 * MIB + 512))
 	TIMEOUT=${BENCH_TIMEOUT:-$((300 + MIB * (REPS + WARMUP)))}
 else
-	mem=$((3 * MIB + 1536))
+	mem=$((4 * MIB + 1536))
 	[ "$mem" -ge 4096 ] || mem=4096
 	TIMEOUT=${BENCH_TIMEOUT:-$((900 + 4 * MIB * (REPS + WARMUP)))}
 fi
@@ -111,7 +112,7 @@ build() {
 	if [ "$arch" = um ]; then
 		(uml_kernel "$src" "$o") > "$log" 2>&1
 	else
-		GUEST_FRAGMENTS=$TOP/configs/guest-x86_64.config \
+		GUEST_FRAGMENTS="$TOP/configs/guest-x86_64.config $TOP/configs/bench-x86_64.config" \
 			nice -n 10 "$TOP/scripts/guest-kernel.sh" "$src" "$o" > "$log" 2>&1
 	fi || { tail -n 30 "$log" >&2; die "the $k kernel did not build, see $log"; }
 }
@@ -179,7 +180,7 @@ boot() {
 		# timeout runs UML in a process group of its own, which a ^C
 		# does not reach: pass it on.
 		timeout -k 10 "$TIMEOUT" "$OUT/bench-uml-$k/linux" mem="${mem}M" \
-			initrd="$stage/initramfs.cpio" quiet con=null con0=fd:0,fd:1 \
+			initrd="$stage/initramfs.cpio" quiet con=null con0=fd:0,fd:1 $BRD \
 			</dev/null >"$log" 2>&1 &
 		# shellcheck disable=SC2064 # the pid now, not at the signal
 		trap "kill -- -$! 2>/dev/null; exit 130" INT TERM
@@ -189,6 +190,7 @@ boot() {
 		! grep -aqE "$SPLATS" "$log" || die "$k: kernel splat, see $log"
 	else
 		GUEST_MODE=bench GUEST_BENCH=$stage/bench GUEST_MEM=${mem}M \
+		GUEST_APPEND="$BRD ${GUEST_APPEND:-}" \
 		GUEST_TIMEOUT=$TIMEOUT GUEST_TEST_TIMEOUT=$TIMEOUT \
 			"$TOP/scripts/guest-run.sh" "$OUT/bench-x86_64-$k/arch/x86/boot/bzImage" \
 			"" "$log" > "$log.summary" 2>&1 || true

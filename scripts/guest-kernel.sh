@@ -1,5 +1,5 @@
 #!/bin/bash
-# Build the x86_64 test-guest kernel: tinyconfig + configs/guest-x86_64.config
+# Build the x86_64 test-guest kernel: tinyconfig + configs/guest-x86_64.config + configs/debug-x86_64.config
 # + configs/kunit.config (the KUnit suites, built in, run at boot).
 # Usage: guest-kernel.sh [KSRC] [O]
 # Any kernel tree works (base or patched); all output goes to O, nothing is
@@ -11,7 +11,7 @@
 
 KSRC=$(realpath "${1:-$KSRC}")
 O=${2:-$OUT/guest-x86_64}
-read -r -a FRAGMENTS <<< "${GUEST_FRAGMENTS:-$TOP/configs/guest-x86_64.config $TOP/configs/kunit.config}"
+read -r -a FRAGMENTS <<< "${GUEST_FRAGMENTS:-$TOP/configs/guest-x86_64.config $TOP/configs/debug-x86_64.config $TOP/configs/kunit.config}"
 
 [ -f "$KSRC/Makefile" ] || die "$KSRC is not a kernel tree"
 for f in "${FRAGMENTS[@]}"; do

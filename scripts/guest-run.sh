@@ -127,13 +127,14 @@ fi
 
 # Selftests: one GUEST-RESULT line each; a test without one (the guest died
 # on the way) failed.
-sp=0 sf=0 rows=()
+sp=0 sf=0 ss=0 rows=()
 if [ "$GUEST_MODE" = tests ]; then
 	while read -r t _; do
 		case "$t" in ''|'#'*) continue ;; esac
-		r=$(grep -E "^GUEST-RESULT: (PASS|FAIL) $t( |$)" "$clean" | tail -n 1 || true)
+		r=$(grep -E "^GUEST-RESULT: (PASS|FAIL|SKIP) $t( |$)" "$clean" | tail -n 1 || true)
 		case "$r" in
 		"GUEST-RESULT: PASS $t") sp=$((sp + 1)); rows+=("PASS $t") ;;
+		"GUEST-RESULT: SKIP $t") ss=$((ss + 1)); rows+=("SKIP $t") ;;
 		"") sf=$((sf + 1)); rows+=("FAIL $t (no result)") ;;
 		*) sf=$((sf + 1)); rows+=("${r#GUEST-RESULT: }") ;;
 		esac
@@ -153,7 +154,7 @@ bp=1 bf=0
 
 {
 	echo "kunit-x86_64 $kp $kf $ks"
-	echo "$stname $sp $sf"
+	echo "$stname $sp $sf $ss"
 	echo "boot-x86_64 $bp $bf"
 } > "$LOG.results"
 

@@ -26,10 +26,12 @@ before=$(git_state)
 
 # Group the programs of the list by selftest collection: the longest leading
 # directory of DIR/PROG that has a Makefile (kvm for kvm/x86/foo_test).
-declare -A targets copies
+# /tests/ws/NAME is the workspace's own test guest/tests/NAME.c.
+declare -A targets copies own
 while read -r name prog _; do
 	case "$name" in ''|'#'*) continue ;; esac
 	case "$prog" in
+	/tests/ws/*) own[${prog#/tests/ws/}]=1; continue ;;
 	/tests/*) rel=${prog#/tests/} ;;
 	*) continue ;;		# a command that is not a selftest (busybox, a script in /tests is below)
 	esac
@@ -60,6 +62,13 @@ for d in "${!targets[@]}"; do
 done
 for rel in "${!copies[@]}"; do
 	install -D -m 0755 "$ST/$rel" "$SO/$rel"
+done
+mkdir -p "$SO/ws"
+for t in "${!own[@]}"; do
+	[ -f "$TOP/guest/tests/$t.c" ] || die "$LIST: no guest/tests/$t.c"
+	say "workspace test: $t"
+	$CC_WRAP -O2 -Wall -Werror -static -pthread -isystem "$O/usr/include" \
+		-o "$SO/ws/$t" "$TOP/guest/tests/$t.c"
 done
 
 # Every program must be a static binary: the initramfs has no libc.

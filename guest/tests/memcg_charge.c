@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memcg charge failure in the middle of a batched page cache population.
+ *
+ * A guest_memfd fallocate() populates the page cache through the batch.
+ * In a memory cgroup whose memory.max is smaller than the request, a charge
+ * fails partway: fallocate() must fail with ENOMEM (the OOM killer finds no
+ * victim, as the task is OOM_SCORE_ADJ_MIN), the cgroup's memory.current
+ * and the node's FilePages must come back to their baseline once the file
+ * is closed, and a request that fits must still succeed afterwards.
+ *
+ * Prints one "ok N ..." / "not ok N ..." line per check and exits 0 only if
+ * all passed (4: skipped, no /dev/kvm or no memory controller).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/falloc.h>
+#include <linux/kvm.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CG "/sys/fs/cgroup/memcg_charge"
+#define MIB (1024L * 1024)
+
+static int failed, n;
+
+static void check(int ok, const char *what)
+{
+	printf("%sok %d %s\n", ok ? "" : "not ", ++n, what);
+	if (!ok)
+		failed++;
+}
+
+static int put(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t r;
+
+	if (fd < 0)
+		return -1;
+	r = write(fd, val, strlen(val));
+	close(fd);
+	return r < 0 ? -1 : 0;
+}
+
+static long get(const char *path, const char *key)
+{
+	char line[256];
+	long v = -1;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!key) {
+			v = atol(line);
+			break;
+		}
+		if (!strncmp(line, key, strlen(key))) {
+			v = atol(line + strlen(key));
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+static int gmem(int vm, long size)
+{
+	struct kvm_create_guest_memfd args = { .size = size };
+
+	return ioctl(vm, KVM_CREATE_GUEST_MEMFD, &args);
+}
+
+int main(void)
+{
+	long base_cur, base_file, cur, file;
+	char pid[32];
+	int kvm, vm, fd, r;
+
+	setvbuf(stdout, NULL, _IONBF, 0);
+	kvm = open("/dev/kvm", O_RDWR);
+	if (kvm < 0) {
+		printf("skip: no /dev/kvm\n");
+		return 4;
+	}
+	vm = ioctl(kvm, KVM_CREATE_VM, 0);
+	if (vm < 0 || put("/sys/fs/cgroup/cgroup.subtree_control", "+memory")) {
+		printf("skip: no VM or no memory controller (%s)\n", strerror(errno));
+		return 4;
+	}
+	mkdir(CG, 0755);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	if (put(CG "/memory.max", "16M") ||
+	    put("/proc/self/oom_score_adj", "-1000") || put(CG "/cgroup.procs", pid)) {
+		printf("skip: cannot set up " CG " (%s)\n", strerror(errno));
+		return 4;
+	}
+	sync();
+	base_cur = get(CG "/memory.current", NULL);
+	base_file = get(CG "/memory.stat", "file ");
+
+	/* 64 MiB into a 16 MiB cgroup: a charge fails in the middle. */
+	fd = gmem(vm, 64 * MIB);
+	check(fd >= 0, "guest_memfd created");
+	r = fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, 64 * MIB);
+	if (r)
+		printf("# fallocate: %s\n", strerror(errno));
+	check(r < 0 && errno == ENOMEM, "fallocate over memory.max fails with ENOMEM");
+	cur = get(CG "/memory.current", NULL);
+	check(cur <= 16 * MIB, "memory.current stays within memory.max");
+	close(fd);
+
+	cur = get(CG "/memory.current", NULL);
+	file = get(CG "/memory.stat", "file ");
+	printf("# memory.current %ld -> %ld, file %ld -> %ld\n",
+	       base_cur, cur, base_file, file);
+	check(file == base_file, "memcg file pages back to baseline after close");
+	check(cur <= base_cur + 64 * 1024, "memory.current back to baseline after close");
+
+	/* What fits still works, and is charged exactly. */
+	fd = gmem(vm, 8 * MIB);
+	r = fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, 8 * MIB);
+	if (r)
+		printf("# fallocate: %s\n", strerror(errno));
+	check(fd >= 0 && r == 0, "fallocate within memory.max succeeds");
+	file = get(CG "/memory.stat", "file ");
+	check(file - base_file == 8 * MIB, "8 MiB charged as file pages");
+	close(fd);
+	file = get(CG "/memory.stat", "file ");
+	check(file == base_file, "and uncharged after close");
+
+	put("/sys/fs/cgroup/cgroup.procs", pid);
+	rmdir(CG);
+	printf("%d passed, %d failed\n", n - failed, failed);
+	return failed;
+}
