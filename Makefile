@@ -4,7 +4,7 @@
 S := scripts
 
 .PHONY: help test bench bench-kunit materialise export check checkpatch \
-	roundtrip bisect kunit kunit-x86_64 guest deps clean
+	roundtrip bisect kunit kunit-x86_64 guest deps clean cocci cocci-report
 
 help:
 	@echo "make bench         A/B benchmark, base kernel vs patched kernel: populate"
@@ -20,6 +20,8 @@ help:
 	@echo "make kunit         KUnit suites on UML"
 	@echo "make kunit-x86_64  KUnit suites with kunit.py --arch=x86_64"
 	@echo "make guest         x86_64 QEMU guest: KUnit at boot + selftests"
+	@echo "make cocci         the semantic patch's fixtures (tests/cocci)"
+	@echo "make cocci-report  coccicheck MODE=report over COCCI_DIRS (fs drm mm)"
 
 test:
 	$(S)/test.sh
@@ -60,6 +62,12 @@ guest:
 
 deps:
 	$(S)/deps.sh
+
+cocci:
+	$(S)/cocci-test.sh build/linux/scripts/coccinelle/api/filemap_grab_folios.cocci
+
+cocci-report:
+	$(S)/cocci-report.sh
 
 # Build output only; the kernel tree in build/linux stays.
 clean:

@@ -36,6 +36,7 @@ x86_64)
 		"$TOP/scripts/guest-kernel.sh" "$KSRC" "$o" >/dev/null
 	# Only the benchmark suite at boot, and no selftests after it.
 	: > "$OUT/bench-kunit.tests"
+	mkdir -p "$o/kselftest"
 	TESTS_LIST=$OUT/bench-kunit.tests GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800} \
 	GUEST_APPEND="kunit.filter_glob=filemap_batch_bench filemap_batch_kunit.bench_mib=$mib filemap_batch_kunit.bench_reps=${BENCH_REPS:-5}" \
 		"$TOP/scripts/guest-run.sh" "$o/arch/x86/boot/bzImage" "$o/kselftest" \

@@ -11,6 +11,10 @@
 #   boot-N-KERNEL.txt    popbench's output of each boot; logs/: the consoles
 # Usage: bench.sh [um|x86_64]	(default um: UML, no QEMU; x86_64: the QEMU
 # guest, which also has THP, guest_memfd and udmabuf)
+# BENCH_PROG=fgbench (UML only) runs bench/fgbench instead of popbench: an
+# out-of-tree module, built against each kernel, that times the single-folio
+# page cache paths in the kernel (__filemap_get_folio() creating and finding
+# folios, filemap_add_folio()), the same code in both kernels.
 # Environment: BENCH_MIB (256..2048; default 512 on UML, 256 on x86_64),
 #   BENCH_REPS (2 / 3), BENCH_BOOTS (8 / 2), BENCH_WARMUP (1),
 #   BENCH_PATHS (popbench -p: name prefixes, comma separated),
@@ -38,6 +42,12 @@ PATCHED_REF=${BENCH_PATCHED:-series}
 [[ $BOOTS =~ ^[1-9][0-9]*$ ]] || die "BENCH_BOOTS=$BOOTS: a positive number"
 [[ $WARMUP =~ ^[0-9]+$ ]] || die "BENCH_WARMUP=$WARMUP: a number"
 [[ ${BENCH_PATHS:-} =~ ^[a-z0-9,-]*$ ]] || die "BENCH_PATHS=$BENCH_PATHS: path names, comma separated"
+PROG=${BENCH_PROG:-popbench}
+case "$PROG" in
+popbench) ;;
+fgbench) [ "$arch" = um ] || die "BENCH_PROG=fgbench needs modules: UML only" ;;
+*) die "BENCH_PROG=$PROG: popbench or fgbench" ;;
+esac
 # Memory: the source, memset/memcpy target, one object and the RAM block
 # device of bdev-read (brd) of MIB each, plus the kernel.
 BRD="brd.rd_nr=1 brd.rd_size=$((MIB * 1024))"
@@ -58,6 +68,7 @@ done
 [ -d "$KSRC/.git" ] || die "no kernel tree in $KSRC: run make materialise"
 
 RES=$BUILD/bench/$name-$MIB
+[ "$PROG" = popbench ] || RES=$BUILD/bench/$name-$PROG-$MIB
 BASE_SRC=$BUILD/base
 PATCHED_SRC=$BUILD/patched
 
@@ -152,6 +163,31 @@ cat > "$stage/bench/run" <<EOF
 #!/bin/sh
 exec /bench/popbench$touch -s $MIB -r $REPS -w $WARMUP${BENCH_PATHS:+ -p $BENCH_PATHS}
 EOF
+if [ "$PROG" = fgbench ]; then
+	# The module, built against each kernel; the boot says which it is.
+	for k in base patched; do
+		src=$BASE_SRC
+		[ $k = base ] || src=$PATCHED_SRC
+		mo=$OUT/fgbench-$k
+		mkdir -p "$mo"
+		say "building fgbench.ko for the $k kernel"
+		{ make -s -C "$src" O="$OUT/bench-uml-$k" ARCH=um CC="$CC_WRAP" modules_prepare &&
+		  make -s -C "$src" O="$OUT/bench-uml-$k" ARCH=um CC="$CC_WRAP" \
+			M="$TOP/bench/fgbench" MO="$mo" KBUILD_MODPOST_WARN=1 modules
+		} > "$OUT/fgbench-$k.build.log" 2>&1 ||
+			{ tail -n 20 "$OUT/fgbench-$k.build.log" >&2; die "fgbench.ko did not build for $k"; }
+		cp "$mo/fgbench.ko" "$stage/bench/fgbench-$k.ko"
+	done
+	cat > "$stage/bench/run" <<EOF
+#!/bin/sh
+k=\$(sed -n 's/.*bench\.kernel=\([a-z]*\).*/\1/p' /proc/cmdline)
+dmesg -c >/dev/null
+# the module's lines from the log only, not from the console as well
+echo 1 > /proc/sys/kernel/printk
+insmod /bench/fgbench-\$k.ko mib=$MIB reps=$REPS 2>/dev/null
+dmesg | sed 's/^<[0-9]*>//; s/^\[[^]]*\] *//' | grep -E '^(POPBENCH|WARMUP|SAMPLE|NA|ERROR)( |-DONE )'
+EOF
+fi
 chmod 755 "$stage/bench/run"
 
 # UML: one initramfs for every boot, busybox + bench/uml-init + /bench.
@@ -181,6 +217,7 @@ boot() {
 		# does not reach: pass it on.
 		timeout -k 10 "$TIMEOUT" "$OUT/bench-uml-$k/linux" mem="${mem}M" \
 			initrd="$stage/initramfs.cpio" quiet con=null con0=fd:0,fd:1 $BRD \
+			bench.kernel="$k" \
 			</dev/null >"$log" 2>&1 &
 		# shellcheck disable=SC2064 # the pid now, not at the signal
 		trap "kill -- -$! 2>/dev/null; exit 130" INT TERM
@@ -213,6 +250,7 @@ mkdir -p "$RES/logs"
 	echo "boots=$BOOTS"
 	echo "warmup=$WARMUP"
 	echo "paths=${BENCH_PATHS:-all}"
+	echo "program=$PROG"
 	echo "memory_mib=$mem"
 	echo "base_ref=$BASE_REF"
 	echo "base_commit=$(git -C "$BASE_SRC" rev-parse HEAD)"
@@ -228,7 +266,7 @@ mkdir -p "$RES/logs"
 	echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)"
 	cmd="make bench"
 	[ "$arch" = um ] || cmd+=" ARCH=x86_64"
-	for v in BENCH_MIB BENCH_REPS BENCH_BOOTS BENCH_WARMUP BENCH_PATHS BENCH_BASE BENCH_PATCHED; do
+	for v in BENCH_PROG BENCH_MIB BENCH_REPS BENCH_BOOTS BENCH_WARMUP BENCH_PATHS BENCH_BASE BENCH_PATCHED; do
 		[ -z "${!v:-}" ] || cmd+=" $v=${!v}"
 	done
 	echo "command=$cmd"

@@ -46,6 +46,8 @@ fi
 
 say "checkpatch"
 step "$TOP/scripts/checkpatch.sh"
+say "semantic patch fixtures"
+step "$TOP/scripts/cocci-test.sh" "$KSRC/scripts/coccinelle/api/filemap_grab_folios.cocci"
 say "round trip"
 step "$TOP/scripts/roundtrip.sh"
 say "each commit builds (UML)"

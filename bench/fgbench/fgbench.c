@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fgbench: the single-folio page cache paths, timed in the kernel.
+ *
+ * An out-of-tree module built against the base and the patched kernel
+ * alike (scripts/bench-fg.sh), so that both run the same timing code.  At
+ * load it populates an inode of a pseudo filesystem of its own, mib MiB at
+ * a time, through:
+ *   get-folio-create  __filemap_get_folio(FGP_LOCK | FGP_ACCESSED | FGP_CREAT)
+ *                     for every index of a new file: lookup, allocation,
+ *                     charge, insertion, LRU (what write_begin does)
+ *   add-folio         filemap_add_folio() of folios allocated beforehand
+ *                     (what readahead does after allocating)
+ *   get-folio-lookup  __filemap_get_folio(FGP_LOCK | FGP_ACCESSED) of the
+ *                     folios present (a found folio's FGP handling)
+ *   memset            a memset() of a populated kernel buffer of the size:
+ *                     no page cache code, the noise of the run
+ * in turns, reps samples each after a warm-up, and prints one line per
+ * sample in popbench's format, which scripts/bench-report.py reads:
+ *   SAMPLE path=NAME rep=N ns=NS bytes=B
+ * The module refuses to stay loaded (-EAGAIN) once done.
+ */
+#include <linux/fs.h>
+#include <linux/fs_context.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/mount.h>
+#include <linux/pagemap.h>
+#include <linux/pseudo_fs.h>
+#include <linux/slab.h>
+#include <linux/swap.h>
+#include <linux/utsname.h>
+#include <linux/vmalloc.h>
+
+static unsigned int mib = 256;
+module_param(mib, uint, 0444);
+static unsigned int reps = 5;
+module_param(reps, uint, 0444);
+
+#define FGB_MAGIC	0x46474221
+#define FGB_CREAT	(FGP_LOCK | FGP_ACCESSED | FGP_CREAT)
+
+static int fgb_init_fs_context(struct fs_context *fc)
+{
+	return init_pseudo(fc, FGB_MAGIC) ? 0 : -ENOMEM;
+}
+
+static struct file_system_type fgb_fs_type = {
+	.name			= "fgbench",
+	.init_fs_context	= fgb_init_fs_context,
+	.kill_sb		= kill_anon_super,
+};
+
+static unsigned long nr_pages;
+static struct folio **spare;
+static char *buf;
+
+static s64 fgb_create(struct address_space *mapping)
+{
+	u64 t = ktime_get_ns();
+	unsigned long i;
+
+	for (i = 0; i < nr_pages; i++) {
+		struct folio *folio = __filemap_get_folio(mapping, i, FGB_CREAT,
+						mapping_gfp_mask(mapping));
+
+		if (IS_ERR(folio))
+			return PTR_ERR(folio);
+		folio_unlock(folio);
+		folio_put(folio);
+	}
+	return ktime_get_ns() - t;
+}
+
+static s64 fgb_add(struct address_space *mapping)
+{
+	unsigned long i;
+	u64 t;
+
+	for (i = 0; i < nr_pages; i++) {
+		spare[i] = filemap_alloc_folio(mapping_gfp_mask(mapping), 0, NULL);
+		if (!spare[i]) {
+			while (i--)
+				folio_put(spare[i]);
+			return -ENOMEM;
+		}
+	}
+	t = ktime_get_ns();
+	for (i = 0; i < nr_pages; i++) {
+		int err = filemap_add_folio(mapping, spare[i], i,
+					    mapping_gfp_mask(mapping));
+
+		if (err) {
+			for (; i < nr_pages; i++)
+				folio_put(spare[i]);
+			return err;
+		}
+		folio_unlock(spare[i]);
+		folio_put(spare[i]);
+	}
+	return ktime_get_ns() - t;
+}
+
+static s64 fgb_lookup(struct address_space *mapping)
+{
+	s64 made = fgb_create(mapping);
+	unsigned long i;
+	u64 t;
+
+	if (made < 0)
+		return made;
+	t = ktime_get_ns();
+	for (i = 0; i < nr_pages; i++) {
+		struct folio *folio = __filemap_get_folio(mapping, i,
+					FGP_LOCK | FGP_ACCESSED, 0);
+
+		if (IS_ERR(folio))
+			return PTR_ERR(folio);
+		folio_unlock(folio);
+		folio_put(folio);
+	}
+	return ktime_get_ns() - t;
+}
+
+static s64 fgb_memset(struct address_space *mapping)
+{
+	u64 t = ktime_get_ns();
+
+	memset(buf, 0x5a, nr_pages << PAGE_SHIFT);
+	return ktime_get_ns() - t;
+}
+
+static const struct {
+	const char *name;
+	s64 (*run)(struct address_space *mapping);
+} fgb_paths[] = {
+	{ "memset", fgb_memset },
+	{ "get-folio-create", fgb_create },
+	{ "add-folio", fgb_add },
+	{ "get-folio-lookup", fgb_lookup },
+};
+
+static int __init fgbench_init(void)
+{
+	struct vfsmount *mnt;
+	unsigned int rep, i;
+	int err = 0;
+
+	nr_pages = (unsigned long)mib << (20 - PAGE_SHIFT);
+	spare = kvmalloc_array(nr_pages, sizeof(*spare), GFP_KERNEL);
+	buf = vmalloc(nr_pages << PAGE_SHIFT);
+	mnt = kern_mount(&fgb_fs_type);
+	if (!spare || !buf || IS_ERR(mnt)) {
+		err = -ENOMEM;
+		goto out;
+	}
+	memset(buf, 0, nr_pages << PAGE_SHIFT);
+	pr_info("POPBENCH release=%s version=fgbench mib=%u reps=%u warmup=1\n",
+		init_utsname()->release, mib, reps);
+
+	for (rep = 0; rep <= reps && !err; rep++) {
+		for (i = 0; i < ARRAY_SIZE(fgb_paths); i++) {
+			struct inode *inode = alloc_anon_inode(mnt->mnt_sb);
+			s64 ns;
+
+			if (IS_ERR(inode)) {
+				err = PTR_ERR(inode);
+				break;
+			}
+			ns = fgb_paths[i].run(inode->i_mapping);
+			truncate_inode_pages_final(inode->i_mapping);
+			iput(inode);
+			if (ns < 0) {
+				pr_info("ERROR path=%s reason=errno_%lld\n",
+					fgb_paths[i].name, -ns);
+				err = ns;
+				break;
+			}
+			pr_info("%s path=%s rep=%u ns=%lld bytes=%lu\n",
+				rep ? "SAMPLE" : "WARMUP", fgb_paths[i].name,
+				rep ? rep : 1, ns, nr_pages << PAGE_SHIFT);
+			cond_resched();
+		}
+	}
+	pr_info("POPBENCH-DONE errors=%d\n", err ? 1 : 0);
+out:
+	if (!IS_ERR_OR_NULL(mnt))
+		kern_unmount(mnt);
+	vfree(buf);
+	kvfree(spare);
+	return err ?: -EAGAIN;
+}
+module_init(fgbench_init);
+
+MODULE_DESCRIPTION("Single-folio page cache paths, timed in the kernel");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Positive: the loop counter is declared in the for statement.  Reported
+ * as a candidate; patch mode only rewrites loops over a counter declared
+ * outside.
+ */
+#include <linux/pagemap.h>
+
+static int grab_first(struct address_space *mapping, struct folio **folios,
+		      int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct folio *folio = filemap_grab_folio(mapping, i);
+
+		if (IS_ERR(folio))
+			return PTR_ERR(folio);
+		folios[i] = folio;
+	}
+	return 0;
+}

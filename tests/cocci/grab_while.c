@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Positive: a while loop over consecutive indices.  Reported as a
+ * candidate; patch mode rewrites only for loops.
+ */
+#include <linux/pagemap.h>
+
+static long grab_while(struct address_space *mapping, pgoff_t index,
+		       pgoff_t end, struct folio **folios)
+{
+	long nr = 0;
+
+	while (index <= end) {
+		struct folio *folio = filemap_grab_folio(mapping, index);
+
+		if (IS_ERR(folio))
+			break;
+		folio_mark_uptodate(folio);
+		folios[nr++] = folio;
+		index++;
+	}
+	return nr;
+}

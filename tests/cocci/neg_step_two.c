@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Negative: the index steps by two, or is advanced both in the step and
+ * in the body.  Not consecutive: neither reported nor rewritten.
+ */
+#include <linux/pagemap.h>
+
+static int grab_even(struct address_space *mapping, struct folio **folios,
+		     int n)
+{
+	struct folio *folio;
+	int i;
+
+	for (i = 0; i < n; i += 2) {
+		folio = filemap_grab_folio(mapping, i);
+		if (IS_ERR(folio))
+			return PTR_ERR(folio);
+		folios[i] = folio;
+	}
+	return 0;
+}
+
+static int grab_skip(struct address_space *mapping, struct folio **folios,
+		     int n)
+{
+	struct folio *folio;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		folio = filemap_grab_folio(mapping, i);
+		if (IS_ERR(folio))
+			return PTR_ERR(folio);
+		folios[i++] = folio;
+	}
+	return 0;
+}
