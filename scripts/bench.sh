@@ -184,7 +184,7 @@ k=\$(sed -n 's/.*bench\.kernel=\([a-z]*\).*/\1/p' /proc/cmdline)
 dmesg -c >/dev/null
 # the module's lines from the log only, not from the console as well
 echo 1 > /proc/sys/kernel/printk
-insmod /bench/fgbench-\$k.ko mib=$MIB reps=$REPS 2>/dev/null
+insmod /bench/fgbench-\$k.ko mib=$MIB reps=$REPS && rmmod fgbench
 dmesg | sed 's/^<[0-9]*>//; s/^\[[^]]*\] *//' | grep -E '^(POPBENCH|WARMUP|SAMPLE|NA|ERROR)( |-DONE )'
 EOF
 fi

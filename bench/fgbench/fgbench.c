@@ -18,7 +18,9 @@
  * in turns, reps samples each after a warm-up, and prints one line per
  * sample in popbench's format, which scripts/bench-report.py reads:
  *   SAMPLE path=NAME rep=N ns=NS bytes=B
- * The module refuses to stay loaded (-EAGAIN) once done.
+ * The module stays loaded, doing nothing, until it is removed; an error
+ * fails the load (busybox insmod would then load it a second time through
+ * init_module(), so a successful run must not return an error).
  */
 #include <linux/fs.h>
 #include <linux/fs_context.h>
@@ -188,9 +190,14 @@ out:
 		kern_unmount(mnt);
 	vfree(buf);
 	kvfree(spare);
-	return err ?: -EAGAIN;
+	return err;
 }
 module_init(fgbench_init);
+
+static void __exit fgbench_exit(void)
+{
+}
+module_exit(fgbench_exit);
 
 MODULE_DESCRIPTION("Single-folio page cache paths, timed in the kernel");
 MODULE_LICENSE("GPL");
