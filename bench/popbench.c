@@ -6,7 +6,10 @@
  *
  * Each sample creates an object (mapping, memfd, file, guest_memfd), times
  * only its population, then tears it down outside the timing. The source of
- * every copy is a buffer populated and touched beforehand. Warm-up rounds
+ * every copy is a buffer populated and touched beforehand, but for the
+ * gmem-write-file-mmap, gmem-sendfile and gmem-copy-file-range rows, which
+ * restore a snapshot file (a memfd written before the sample): from a fresh
+ * mapping of it, whose pages the write faults in, or from the file. Warm-up rounds
  * come first and are reported as WARMUP; then the selected paths take turns,
  * one sample each per round.
  *
@@ -40,6 +43,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <linux/fs.h>
@@ -140,13 +144,13 @@ static void pretouch(void)
 	free(maps);
 }
 
-/* write() all of src to fd, as many calls as the kernel wants. */
-static int write_all(int fd)
+/* write() the size from buf to fd, as many calls as the kernel wants. */
+static int write_buf(int fd, const char *buf)
 {
 	size_t done = 0;
 
 	while (done < size) {
-		ssize_t n = write(fd, src + done, size - done);
+		ssize_t n = write(fd, buf + done, size - done);
 
 		if (n <= 0) {
 			if (n == 0)
@@ -156,6 +160,11 @@ static int write_all(int fd)
 		done += n;
 	}
 	return 0;
+}
+
+static int write_all(int fd)
+{
+	return write_buf(fd, src);
 }
 
 /* --- the paths ---------------------------------------------------------------- */
@@ -455,6 +464,103 @@ static int p_gmem_write(uint64_t *ns)
 	return ret;
 }
 
+/*
+ * The snapshot a VMM restores guest memory from: a tmpfs file (a memfd)
+ * holding src, written before the sample and freed after it.
+ */
+static int snapshot(int *sfd)
+{
+	*sfd = memfd_create("popbench-snapshot", 0);
+	if (*sfd < 0)
+		return fail("memfd_create");
+	if (write_all(*sfd)) {
+		close(*sfd);
+		return fail("write to the snapshot");
+	}
+	return OK;
+}
+
+enum restore { RESTORE_WRITE_MMAP, RESTORE_SENDFILE, RESTORE_COPY_FILE_RANGE };
+
+/*
+ * Restore a snapshot into a new guest_memfd: write() from a fresh mapping
+ * of the snapshot (every source page is faulted in by the write), sendfile()
+ * or copy_file_range() from the snapshot file.
+ */
+static int gmem_restore(uint64_t *ns, enum restore how)
+{
+	int fd, sfd, ret = gmem_create(&fd, GUEST_MEMFD_FLAG_WRITE);
+	loff_t in = 0, out = 0;
+	char *p = NULL;
+	uint64_t t;
+	ssize_t n;
+
+	if (ret)
+		return ret;
+	ret = snapshot(&sfd);
+	if (ret)
+		goto out;
+	if (how == RESTORE_WRITE_MMAP) {
+		p = mmap(NULL, size, PROT_READ, MAP_SHARED, sfd, 0);
+		if (p == MAP_FAILED) {
+			ret = fail("mmap of the snapshot");
+			goto out_snapshot;
+		}
+	}
+	t = now_ns();
+	switch (how) {
+	case RESTORE_WRITE_MMAP:
+		if (write_buf(fd, p))
+			ret = fail("write");
+		break;
+	case RESTORE_SENDFILE:
+		while (in < (loff_t)size) {
+			n = sendfile(fd, sfd, &in, size - in);
+			if (n <= 0) {
+				ret = fail("sendfile");
+				break;
+			}
+		}
+		break;
+	case RESTORE_COPY_FILE_RANGE:
+		while (in < (loff_t)size) {
+			n = copy_file_range(sfd, &in, fd, &out, size - in, 0);
+			if (n < 0 && errno == EXDEV) {
+				ret = na("copy_file_range() between file systems: EXDEV");
+				break;
+			}
+			if (n <= 0) {
+				ret = fail("copy_file_range");
+				break;
+			}
+		}
+		break;
+	}
+	*ns = now_ns() - t;
+	if (p)
+		munmap(p, size);
+out_snapshot:
+	close(sfd);
+out:
+	close(fd);
+	return ret;
+}
+
+static int p_gmem_write_file(uint64_t *ns)
+{
+	return gmem_restore(ns, RESTORE_WRITE_MMAP);
+}
+
+static int p_gmem_sendfile(uint64_t *ns)
+{
+	return gmem_restore(ns, RESTORE_SENDFILE);
+}
+
+static int p_gmem_copy_file_range(uint64_t *ns)
+{
+	return gmem_restore(ns, RESTORE_COPY_FILE_RANGE);
+}
+
 /* mmap + memcpy of a guest_memfd, after fallocate() if FALLOC. */
 static int gmem_memcpy(uint64_t *ns, int falloc)
 {
@@ -544,6 +650,9 @@ static struct path {
 	{ "bdev-read", p_bdev_read },
 	{ "gmem-fallocate", p_gmem_fallocate },
 	{ "gmem-write", p_gmem_write },
+	{ "gmem-write-file-mmap", p_gmem_write_file },
+	{ "gmem-sendfile", p_gmem_sendfile },
+	{ "gmem-copy-file-range", p_gmem_copy_file_range },
 	{ "gmem-mmap-memcpy", p_gmem_mmap_memcpy },
 	{ "gmem-fallocate-mmap-memcpy", p_gmem_fallocate_mmap_memcpy },
 	{ "udmabuf-pin-memfd", p_udmabuf },

@@ -129,24 +129,31 @@ def main():
                 and 'patched_error' not in row:
             na_both.append((p, '; '.join(row.get('patched_na', row.get('base_na', ['?'])))))
 
-    # guest_memfd against memfd write() of the same size, each boot on its
-    # own: ratios of the medians of one boot.
+    # guest_memfd against memfd write() and against mmap + memcpy of a
+    # guest_memfd, of the same size, each boot on its own: ratios of the
+    # medians of one boot.
     gpaths = [p for p in order if p.startswith('gmem-')
               and any(s['path'] == p for s in samples)]
-    per_boot = []
-    for b in sorted(boots, key=lambda b: (b['boot'], KERNELS.index(b['kernel']))) \
-            if gpaths else []:
-        med = {p: statistics.median(v) for p in order
-               for v in [[s['ns'] / s['bytes'] for s in b['samples']
-                          if s['path'] == p and not s['warmup']]] if v}
-        if 'memfd-write' in med and 'memfd-write' not in b['errors']:
-            per_boot.append({'kernel': b['kernel'], 'boot': b['boot'], 'ratios': {
-                p: med[p] / med['memfd-write'] if p in med and p not in b['errors']
-                else None for p in gpaths}})
+
+    def boot_ratios(ref):
+        per_boot = []
+        for b in sorted(boots, key=lambda b: (b['boot'], KERNELS.index(b['kernel']))) \
+                if gpaths else []:
+            med = {p: statistics.median(v) for p in order
+                   for v in [[s['ns'] / s['bytes'] for s in b['samples']
+                              if s['path'] == p and not s['warmup']]] if v}
+            if ref in med and ref not in b['errors']:
+                per_boot.append({'kernel': b['kernel'], 'boot': b['boot'], 'ratios': {
+                    p: med[p] / med[ref] if p in med and p not in b['errors']
+                    else None for p in gpaths}})
+        return per_boot
+    per_boot = boot_ratios('memfd-write')
+    per_boot_mmap = boot_ratios('gmem-mmap-memcpy')
 
     with open(os.path.join(d, 'samples.json'), 'w') as f:
         json.dump({'meta': meta, 'kernels': kinfo, 'summary': summary,
                    'gmem_vs_memfd_write_per_boot': per_boot,
+                   'gmem_vs_gmem_mmap_memcpy_per_boot': per_boot_mmap,
                    'na': [{'kernel': b['kernel'], 'boot': b['boot'], 'path': p,
                            'reason': r} for b in boots for p, r in b['na'].items()],
                    'errors': [{'kernel': b['kernel'], 'boot': b['boot'], 'path': p,
@@ -195,13 +202,16 @@ def main():
     wrap = lambda s: _wrap(s, 78)
     text = sum((wrap(s) for s in intro), []) + [''] + txt + ['']
     mdtext = intro + [''] + md + ['']
-    if per_boot:
-        title = ('guest_memfd against memfd write() of the same size, ratios '
-                 'of the medians of one boot:')
+    for pbs, what in ((per_boot, 'memfd write()'),
+                      (per_boot_mmap, 'mmap() + memcpy() of a guest_memfd')):
+        if not pbs:
+            continue
+        title = ('guest_memfd against %s of the same size, ratios '
+                 'of the medians of one boot:' % what)
         ghead = ('kernel', 'boot') + tuple(p[len('gmem-'):] for p in gpaths)
         gbody = [(pb['kernel'], str(pb['boot'])) + tuple(
             '%.2f' % r if r is not None else 'n/a' for r in pb['ratios'].values())
-            for pb in per_boot]
+            for pb in pbs]
         gtxt, gmd = render(ghead, gbody, 1)
         text += wrap(title) + [''] + gtxt + ['']
         mdtext += [title, ''] + gmd + ['']
