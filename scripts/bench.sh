@@ -11,10 +11,12 @@
 #   boot-N-KERNEL.txt    popbench's output of each boot; logs/: the consoles
 # Usage: bench.sh [um|x86_64]	(default um: UML, no QEMU; x86_64: the QEMU
 # guest, which also has THP, guest_memfd and udmabuf)
-# BENCH_PROG=fgbench (UML only) runs bench/fgbench instead of popbench: an
-# out-of-tree module, built against each kernel, that times the single-folio
-# page cache paths in the kernel (__filemap_get_folio() creating and finding
-# folios, filemap_add_folio()), the same code in both kernels.
+# BENCH_PROG=fgbench runs bench/fgbench instead of popbench: an out-of-tree
+# module, built against each kernel, that times the single-folio page cache
+# paths in the kernel (__filemap_get_folio() creating and finding folios,
+# filemap_add_folio()), the same code in both kernels; results in
+# build/bench/ARCH-fgbench-MIB/ (x86_64: configs/bench-x86_64.config has
+# CONFIG_MODULES for it).
 # Environment: BENCH_MIB (256..2048; default 512 on UML, 256 on x86_64),
 #   BENCH_REPS (2 / 3), BENCH_BOOTS (8 / 2), BENCH_WARMUP (1),
 #   BENCH_PATHS (popbench -p: name prefixes, comma separated),
@@ -44,8 +46,7 @@ PATCHED_REF=${BENCH_PATCHED:-series}
 [[ ${BENCH_PATHS:-} =~ ^[a-z0-9,-]*$ ]] || die "BENCH_PATHS=$BENCH_PATHS: path names, comma separated"
 PROG=${BENCH_PROG:-popbench}
 case "$PROG" in
-popbench) ;;
-fgbench) [ "$arch" = um ] || die "BENCH_PROG=fgbench needs modules: UML only" ;;
+popbench|fgbench) ;;
 *) die "BENCH_PROG=$PROG: popbench or fgbench" ;;
 esac
 # Memory: the source, memset/memcpy target, one object and the RAM block
@@ -168,14 +169,15 @@ if [ "$PROG" = fgbench ]; then
 	for k in base patched; do
 		src=$BASE_SRC
 		[ $k = base ] || src=$PATCHED_SRC
-		mo=$OUT/fgbench-$k
+		mo=$OUT/fgbench-$name-$k log=$OUT/fgbench-$name-$k.build.log
 		mkdir -p "$mo"
 		say "building fgbench.ko for the $k kernel"
-		{ make -s -C "$src" O="$OUT/bench-uml-$k" ARCH=um CC="$CC_WRAP" modules_prepare &&
-		  make -s -C "$src" O="$OUT/bench-uml-$k" ARCH=um CC="$CC_WRAP" \
+		# no Module.symvers (only the kernel image is built): modpost warns
+		{ nice -n 10 make -s -C "$src" O="$OUT/bench-$name-$k" ARCH=$arch CC="$CC_WRAP" modules_prepare &&
+		  nice -n 10 make -s -C "$src" O="$OUT/bench-$name-$k" ARCH=$arch CC="$CC_WRAP" \
 			M="$TOP/bench/fgbench" MO="$mo" KBUILD_MODPOST_WARN=1 modules
-		} > "$OUT/fgbench-$k.build.log" 2>&1 ||
-			{ tail -n 20 "$OUT/fgbench-$k.build.log" >&2; die "fgbench.ko did not build for $k"; }
+		} > "$log" 2>&1 ||
+			{ tail -n 20 "$log" >&2; die "fgbench.ko did not build for $k, see $log"; }
 		cp "$mo/fgbench.ko" "$stage/bench/fgbench-$k.ko"
 	done
 	cat > "$stage/bench/run" <<EOF
@@ -185,7 +187,8 @@ dmesg -c >/dev/null
 # the module's lines from the log only, not from the console as well
 echo 1 > /proc/sys/kernel/printk
 insmod /bench/fgbench-\$k.ko mib=$MIB reps=$REPS && rmmod fgbench
-dmesg | sed 's/^<[0-9]*>//; s/^\[[^]]*\] *//' | grep -E '^(POPBENCH|WARMUP|SAMPLE|NA|ERROR)( |-DONE )'
+# -c: the x86_64 guest's /init dumps what is left in the log after the run
+dmesg -c | sed 's/^<[0-9]*>//; s/^\[[^]]*\] *//' | grep -E '^(POPBENCH|WARMUP|SAMPLE|NA|ERROR)( |-DONE )'
 EOF
 fi
 chmod 755 "$stage/bench/run"
@@ -227,7 +230,7 @@ boot() {
 		! grep -aqE "$SPLATS" "$log" || die "$k: kernel splat, see $log"
 	else
 		GUEST_MODE=bench GUEST_BENCH=$stage/bench GUEST_MEM=${mem}M \
-		GUEST_APPEND="$BRD ${GUEST_APPEND:-}" \
+		GUEST_APPEND="$BRD bench.kernel=$k ${GUEST_APPEND:-}" \
 		GUEST_TIMEOUT=$TIMEOUT GUEST_TEST_TIMEOUT=$TIMEOUT \
 			"$TOP/scripts/guest-run.sh" "$OUT/bench-x86_64-$k/arch/x86/boot/bzImage" \
 			"" "$log" > "$log.summary" 2>&1 || true
