@@ -3,9 +3,9 @@
  * fgbench: the single-folio page cache paths, timed in the kernel.
  *
  * An out-of-tree module built against the base and the patched kernel
- * alike (scripts/bench-fg.sh), so that both run the same timing code.  At
- * load it populates an inode of a pseudo filesystem of its own, mib MiB at
- * a time, through:
+ * alike (scripts/bench.sh, BENCH_PROG=fgbench), so that both run the same
+ * timing code.  At load it populates an inode of a pseudo filesystem of its
+ * own, mib MiB at a time, through:
  *   get-folio-create  __filemap_get_folio(FGP_LOCK | FGP_ACCESSED | FGP_CREAT)
  *                     for every index of a new file: lookup, allocation,
  *                     charge, insertion, LRU (what write_begin does)
