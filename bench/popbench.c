@@ -238,19 +238,33 @@ static int p_anon_shared(uint64_t *ns)
 	return populate_write(ns, MAP_SHARED | MAP_ANONYMOUS, -1);
 }
 
-static int p_memfd_fallocate(uint64_t *ns)
+/* fallocate() of a new memfd; AGAIN: of one fallocated before, untimed. */
+static int memfd_fallocate(uint64_t *ns, int again)
 {
 	int fd = memfd_create("popbench", 0), ret = OK;
 	uint64_t t;
 
 	if (fd < 0)
 		return fail("memfd_create");
+	if (again && fallocate(fd, 0, 0, size))
+		ret = fail("fallocate");
 	t = now_ns();
-	if (fallocate(fd, 0, 0, size))
+	if (ret == OK && fallocate(fd, 0, 0, size))
 		ret = fail("fallocate");
 	*ns = now_ns() - t;
 	close(fd);
 	return ret;
+}
+
+static int p_memfd_fallocate(uint64_t *ns)
+{
+	return memfd_fallocate(ns, 0);
+}
+
+/* Every index holds a folio: no hole, shmem_get_folio() for each. */
+static int p_memfd_fallocate_again(uint64_t *ns)
+{
+	return memfd_fallocate(ns, 1);
 }
 
 static int p_memfd_write(uint64_t *ns)
@@ -642,6 +656,7 @@ static struct path {
 	{ "anon-private-populate", p_anon_private },
 	{ "anon-shared-populate", p_anon_shared },
 	{ "memfd-fallocate", p_memfd_fallocate },
+	{ "memfd-fallocate-again", p_memfd_fallocate_again },
 	{ "memfd-write", p_memfd_write },
 	{ "memfd-populate-write", p_memfd_populate },
 	{ "tmpfs-huge-always-write", p_tmpfs_always },
