@@ -12,6 +12,8 @@
 # (configs/bench-x86_64.config), not the test guest's debug options.
 . "$(dirname "$0")/lib.sh"
 
+"$TOP/scripts/deps.sh"
+[ -d "$KSRC/.git" ] || "$TOP/scripts/materialise.sh"
 arch=${1:-um}
 case "$arch" in
 um)
@@ -37,6 +39,8 @@ x86_64)
 	# Only the benchmark suite at boot, and no selftests after it.
 	: > "$OUT/bench-kunit.tests"
 	mkdir -p "$o/kselftest"
+	GUEST_ACCEL=$(guest_accel "$o/arch/x86/boot/bzImage")
+	export GUEST_ACCEL
 	TESTS_LIST=$OUT/bench-kunit.tests GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800} \
 	GUEST_APPEND="kunit.filter_glob=filemap_batch_bench filemap_batch_kunit.bench_mib=$mib filemap_batch_kunit.bench_reps=${BENCH_REPS:-5}" \
 		"$TOP/scripts/guest-run.sh" "$o/arch/x86/boot/bzImage" "$o/kselftest" \
@@ -48,6 +52,10 @@ x86_64)
 	;;
 esac
 
+case "$arch" in
+um) echo "# UML, $mib MiB" ;;
+*) echo "# x86_64 QEMU guest under ${GUEST_ACCEL^^}, $mib MiB" ;;
+esac
 grep -a 'FB-BENCH\|populating\|n/a' "$log" || true
 # A run that did not populate everything, or did not finish, has no result.
 if ! grep -aq '^ok [0-9]* filemap_batch_bench' "$log"; then

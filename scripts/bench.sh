@@ -61,12 +61,11 @@ else
 	TIMEOUT=${BENCH_TIMEOUT:-$((900 + 4 * MIB * (REPS + WARMUP)))}
 fi
 
-for c in gcc cpio gnuplot python3 busybox; do
-	command -v "$c" >/dev/null || die "$c not found (make deps)"
-done
-[ "$arch" = um ] || command -v qemu-system-x86_64 >/dev/null ||
-	die "qemu-system-x86_64 not found (make deps)"
-[ -d "$KSRC/.git" ] || die "no kernel tree in $KSRC: run make materialise"
+# A fresh clone sets itself up, as make test does: the packages, then the
+# base and the series (only when there is no tree: one that exists may hold
+# work that is not exported yet).
+"$TOP/scripts/deps.sh"
+[ -d "$KSRC/.git" ] || "$TOP/scripts/materialise.sh"
 
 RES=$BUILD/bench/$name-$MIB
 [ "$PROG" = popbench ] || RES=$BUILD/bench/$name-$PROG-$MIB
@@ -244,10 +243,20 @@ boot() {
 	say "  $((SECONDS - start))s, $(grep -c '^SAMPLE ' "$out") samples"
 }
 
+# Both kernels of an x86_64 run boot under the same accelerator: KVM where
+# it works (near-native times; see guest_accel in lib.sh), TCG elsewhere.
+accel=
+if [ "$arch" != um ]; then
+	accel=$(guest_accel "$OUT/bench-x86_64-patched/arch/x86/boot/bzImage")
+	export GUEST_ACCEL=$accel
+	say "x86_64 guest under $accel"
+fi
+
 rm -rf "$RES"
 mkdir -p "$RES/logs"
 {
 	echo "arch=$name"
+	[ -z "$accel" ] || echo "accel=$accel"
 	echo "mib=$MIB"
 	echo "reps=$REPS"
 	echo "boots=$BOOTS"

@@ -3,7 +3,7 @@
 set -euo pipefail
 pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio rsync ccache
       python3 perl git xz-utils qemu-system-x86 busybox-static uuid-dev
-      libnuma-dev gnuplot-nox coccinelle python3-ply python3-git"
+      libnuma-dev gnuplot-nox coccinelle python3-ply python3-git stress-ng"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

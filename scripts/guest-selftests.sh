@@ -47,14 +47,42 @@ while read -r name prog _; do
 	fi
 done < "$LIST"
 
+# overlay ROOT DIR: ROOT becomes a tree of symbolic links to KSRC, except
+# that tools/testing/selftests/DIR is a copy, and so are the plain files
+# beside it (lib.mk: the Makefiles find the top of the tree through its real
+# path). Some collections write into their own directory whatever OUTPUT
+# says (mm's check_config.sh writes local_config.h_gen and local_config.mk):
+# they write into the copy. Kept between runs (mtimes preserved), so that
+# the builds stay incremental.
+overlay() {
+	local root=$1 src=$KSRC dst=$1 part e
+	local -a parts
+	IFS=/ read -r -a parts <<< "tools/testing/selftests/$2"
+	mkdir -p "$root"
+	for part in "${parts[@]}"; do
+		for e in "$src"/* "$src"/.[!.]*; do
+			[ -e "$e" ] && [ "${e##*/}" != "$part" ] || continue
+			if [ "$src" = "$ST" ] && [ -f "$e" ]; then
+				cp -p "$e" "$dst/"
+			else
+				ln -sfn "$e" "$dst/${e##*/}"
+			fi
+		done
+		src=$src/$part dst=$dst/$part
+		mkdir -p "$dst"
+	done
+	cp -a "$src/." "$dst/"
+}
+
 # LDFLAGS on the command line replaces the Makefiles' own (-pthread -no-pie),
 # hence both are repeated here. TMPOUT: without it the Makefiles' compiler
 # probes create .tmp_* directories in the source tree.
 for d in "${!targets[@]}"; do
 	say "selftests: $d:${targets[$d]//$SO\//}"
 	mkdir -p "$SO/$d" "$SO/.tmp/$d"
+	overlay "$SO/.src/${d//\//_}" "$d"
 	# shellcheck disable=SC2086
-	make -s -C "$ST/$d" -j"$JOBS" \
+	make -s -C "$SO/.src/${d//\//_}/tools/testing/selftests/$d" -j"$JOBS" \
 		OUTPUT="$SO/$d" TMPOUT="$SO/.tmp/$d/" \
 		KHDR_INCLUDES="-isystem $O/usr/include" \
 		CC="$CC_WRAP" LDFLAGS="-static -pthread -no-pie" \
@@ -63,21 +91,50 @@ done
 for rel in "${!copies[@]}"; do
 	install -D -m 0755 "$ST/$rel" "$SO/$rel"
 done
+# host_program PROG: the host's PROG with the shared libraries it links,
+# in SO/host/PROG/{PROG,lib/}, run in the guest through the copied loader
+# (lib/ld-linux-x86-64.so.2 --library-path lib PROG).
+host_program() {
+	local prog=$1 path dst lib
+	path=$(command -v "$prog") || die "$prog not found on the host (make deps)"
+	dst=$SO/host/$prog
+	mkdir -p "$dst/lib"
+	install -m 0755 "$path" "$dst/$prog"
+	ldd "$path" | grep -o '/[^ ]*' | while read -r lib; do
+		install -m 0755 "$lib" "$dst/lib/${lib##*/}"
+	done
+	[ -x "$dst/lib/ld-linux-x86-64.so.2" ] || die "$prog: no ld-linux-x86-64.so.2 among its libraries"
+}
+
+# /tests/ws/NAME: guest/tests/NAME.c, built statically (ws.h is what they
+# share), or the shell script guest/tests/NAME, whose "# host-programs:"
+# line names the host programs it runs.
 mkdir -p "$SO/ws"
 for t in "${!own[@]}"; do
-	[ -f "$TOP/guest/tests/$t.c" ] || die "$LIST: no guest/tests/$t.c"
-	say "workspace test: $t"
-	$CC_WRAP -O2 -Wall -Werror -static -pthread -isystem "$O/usr/include" \
-		-o "$SO/ws/$t" "$TOP/guest/tests/$t.c"
+	if [ -f "$TOP/guest/tests/$t.c" ]; then
+		say "workspace test: $t"
+		$CC_WRAP -O2 -Wall -Werror -static -pthread -isystem "$O/usr/include" \
+			-o "$SO/ws/$t" "$TOP/guest/tests/$t.c"
+	elif [ -f "$TOP/guest/tests/$t" ]; then
+		say "workspace script: $t"
+		install -m 0755 "$TOP/guest/tests/$t" "$SO/ws/$t"
+		for p in $(sed -n 's/^# host-programs: *//p' "$TOP/guest/tests/$t"); do
+			host_program "$p"
+		done
+	else
+		die "$LIST: no guest/tests/$t.c or guest/tests/$t"
+	fi
 done
 
-# Every program must be a static binary: the initramfs has no libc.
+# Every program must be a static binary or a script: the initramfs has no
+# libc (host programs bring theirs, see host_program).
 while read -r name prog _; do
 	case "$name" in ''|'#'*) continue ;; esac
 	case "$prog" in /tests/*) ;; *) continue ;; esac
 	f=$SO/${prog#/tests/}
 	[ -x "$f" ] || die "$name: $f was not built"
-	if readelf -lW "$f" 2>/dev/null | grep -q 'program interpreter'; then
+	if [ "$(head -c 2 "$f")" != "#!" ] &&
+	   readelf -lW "$f" 2>/dev/null | grep -q 'program interpreter'; then
 		die "$name: $f is dynamically linked"
 	fi
 done < "$LIST"

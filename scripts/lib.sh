@@ -38,3 +38,37 @@ check_config() {
 	[ -z "$missing" ] || die "options that did not stick in $o/.config (missing dependency?):
 $missing"
 }
+
+# guest_accel [BZIMAGE]: how the benchmarks run the x86_64 guest
+# (scripts/guest-run.sh takes it as GUEST_ACCEL; make test stays on TCG).
+# GUEST_ACCEL (kvm or tcg) if set. Otherwise kvm if /dev/kvm can be opened
+# and a probe boot of BZIMAGE under it prints the kernel's banner within 20
+# seconds (a /dev/kvm that QEMU cannot use, as in some nested setups, fails
+# that), tcg (QEMU's software emulation) in every other case. The probe's
+# verdict is kept in OUT/accel.probe for this host kernel and QEMU.
+guest_accel() {
+	local img=${1:-} key probe=$OUT/accel.probe verdict=tcg
+	case "${GUEST_ACCEL:-}" in
+	kvm|tcg) echo "$GUEST_ACCEL"; return ;;
+	"") ;;
+	*) die "GUEST_ACCEL=$GUEST_ACCEL: kvm or tcg" ;;
+	esac
+	if ! [ -r /dev/kvm ] || ! [ -w /dev/kvm ] || [ -z "$img" ]; then
+		echo tcg
+		return
+	fi
+	key="$(uname -r) $(qemu-system-x86_64 --version | head -n 1)"
+	if [ -f "$probe" ] && [ "$(head -n 1 "$probe")" = "$key" ]; then
+		tail -n 1 "$probe"
+		return
+	fi
+	if timeout -k 5 20 qemu-system-x86_64 -accel kvm -cpu host -m 256 \
+		-nographic -no-reboot -nic none -kernel "$img" \
+		-append "console=ttyS0 panic=-1 rdinit=/none" </dev/null 2>&1 |
+	   grep -q 'Linux version'; then
+		verdict=kvm
+	fi
+	mkdir -p "$OUT"
+	printf '%s\n%s\n' "$key" "$verdict" > "$probe"
+	echo "$verdict"
+}

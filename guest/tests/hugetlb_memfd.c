@@ -17,30 +17,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "ws.h"
+
 #define HPAGE (2UL << 20)
 #define NR 4
 
-static int failed, n;
-
-static void check(int ok, const char *what)
-{
-	printf("%sok %d %s\n", ok ? "" : "not ", ++n, what);
-	if (!ok)
-		failed++;
-}
-
 static long meminfo(const char *key)
 {
-	char line[128];
-	long v = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, strlen(key)))
-			v = atol(line + strlen(key));
-	if (f)
-		fclose(f);
-	return v;
+	return get("/proc/meminfo", key);
 }
 
 int main(void)

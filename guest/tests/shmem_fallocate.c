@@ -32,55 +32,14 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
+#include "ws.h"
+
 #define CG "/sys/fs/cgroup/shmem_fallocate"
 #define MNT "/tmp/shmem_fallocate"
 #define KIB 1024L
 #define MIB (1024 * KIB)
 
 static long page;
-static int failed, n;
-
-static void check(int ok, const char *what)
-{
-	printf("%sok %d %s\n", ok ? "" : "not ", ++n, what);
-	if (!ok)
-		failed++;
-}
-
-static int put(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t r;
-
-	if (fd < 0)
-		return -1;
-	r = write(fd, val, strlen(val));
-	close(fd);
-	return r < 0 ? -1 : 0;
-}
-
-/* The value of KEY in a "key value" file, or the first number if !key. */
-static long get(const char *path, const char *key)
-{
-	char line[256];
-	long v = -1;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (!key) {
-			v = atol(line);
-			break;
-		}
-		if (!strncmp(line, key, strlen(key))) {
-			v = atol(line + strlen(key));
-			break;
-		}
-	}
-	fclose(f);
-	return v;
-}
 
 static long shmem_stat(void)
 {

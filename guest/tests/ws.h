@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the workspace's guest tests share: TAP-like check lines and reading
+ * and writing the one-value files of procfs, sysfs, cgroupfs and debugfs.
+ * Each test is one C file that includes this; scripts/guest-selftests.sh
+ * builds it statically.
+ */
+#ifndef WS_H
+#define WS_H
+
+#include <fcntl.h>
+#include <linux/kvm.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+static int failed, n;
+
+/* One "ok N ..." or "not ok N ..." line; a failure is counted. */
+__attribute__((format(printf, 2, 3)))
+static void check(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d ", ok ? "" : "not ", ++n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	if (!ok)
+		failed++;
+}
+
+/* Writes VAL to the file PATH: 0, or -1 if it cannot be opened or written. */
+static inline int put(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t r;
+
+	if (fd < 0)
+		return -1;
+	r = write(fd, val, strlen(val));
+	close(fd);
+	return r < 0 ? -1 : 0;
+}
+
+/*
+ * The number after KEY on the first line of PATH that starts with KEY, with
+ * its separator ("FilePages:", "shmem "), or on the first line if KEY is
+ * NULL; -1 if there is none.
+ */
+static inline long get(const char *path, const char *key)
+{
+	char line[256];
+	long v = -1;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!key) {
+			v = atol(line);
+			break;
+		}
+		if (!strncmp(line, key, strlen(key))) {
+			v = atol(line + strlen(key));
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+/* A KVM VM of the default type, for guest_memfds; -1 without /dev/kvm. */
+static inline int kvm_vm(void)
+{
+	int kvm = open("/dev/kvm", O_RDWR);
+
+	return kvm < 0 ? -1 : ioctl(kvm, KVM_CREATE_VM, 0);
+}
+
+#endif
