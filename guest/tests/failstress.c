@@ -18,8 +18,8 @@
  *   - leave nothing behind: once each object is torn down, the path's
  *     Cached and Shmem (/proc/meminfo), the test cgroup's memory.stat
  *     file and shmem and its memory.current are back at their baseline.
- * Paths: memfd and tmpfs fallocate() and write(), MADV_POPULATE_WRITE of a
- * shared memfd mapping, write() to ramfs, guest_memfd fallocate() and
+ * Paths: memfd and tmpfs fallocate(), write() and MADV_POPULATE_WRITE of a
+ * shared mapping, write() to ramfs, guest_memfd fallocate() and
  * write(), and UDMABUF_CREATE on an empty memfd. kmemleak (the last test of
  * the guest) checks that nothing leaked.
  *
@@ -441,6 +441,7 @@ int main(void)
 	run("memfd MADV_POPULATE_WRITE", MEMFD, do_populate);
 	run("tmpfs fallocate", TMPFS, do_fallocate);
 	run("tmpfs write", TMPFS, do_write);
+	run("tmpfs MADV_POPULATE_WRITE", TMPFS, do_populate);
 	run("ramfs write", RAMFS, do_write);
 
 	udmabuf_dev = open("/dev/udmabuf", O_RDWR);
