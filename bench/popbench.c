@@ -296,6 +296,31 @@ static int p_memfd_populate(uint64_t *ns)
 	return ret;
 }
 
+/* mmap(MAP_SHARED | MAP_POPULATE) of a new memfd: read faults, fault-around. */
+static int p_memfd_map_populate(uint64_t *ns)
+{
+	int fd = memfd_create("popbench", 0), ret = OK;
+	uint64_t t;
+	char *p;
+
+	if (fd < 0)
+		return fail("memfd_create");
+	if (ftruncate(fd, size)) {
+		ret = fail("ftruncate");
+		goto out;
+	}
+	t = now_ns();
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+	*ns = now_ns() - t;
+	if (p == MAP_FAILED)
+		ret = fail("mmap");
+	else
+		munmap(p, size);
+out:
+	close(fd);
+	return ret;
+}
+
 /* write() to a new file of a file system of type FSTYPE, mounted at mnt_dir[i]. */
 static int fs_write(uint64_t *ns, int i, const char *fstype, const char *opts)
 {
@@ -612,14 +637,18 @@ static int p_gmem_fallocate_mmap_memcpy(uint64_t *ns)
 }
 
 /*
- * UDMABUF_CREATE on a whole, unpopulated memfd: memfd_pin_folios() populates
- * it. udmabuf's size_limit_mb defaults to INT_MAX, so one call covers it.
+ * UDMABUF_CREATE on a whole memfd: memfd_pin_folios() populates what is not
+ * populated yet. HALF writes every other 256 KiB first, untimed, so that
+ * the pinning meets present folios and holes in turn. udmabuf's
+ * size_limit_mb defaults to INT_MAX, so one call covers it.
  */
-static int p_udmabuf(uint64_t *ns)
+static int udmabuf_pin(uint64_t *ns, int half)
 {
 	struct udmabuf_create create = { .flags = UDMABUF_FLAGS_CLOEXEC, .size = size };
+	const size_t chunk = 256 << 10;
 	int fd, buf, ret = OK;
 	uint64_t t;
+	size_t off;
 
 	if (udmabuf_fd < 0) {
 		udmabuf_fd = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
@@ -633,6 +662,12 @@ static int p_udmabuf(uint64_t *ns)
 		ret = fail("ftruncate/F_ADD_SEALS");
 		goto out;
 	}
+	for (off = 0; half && off < size; off += 2 * chunk) {
+		if (pwrite(fd, src + off, chunk, off) != (ssize_t)chunk) {
+			ret = fail("pwrite");
+			goto out;
+		}
+	}
 	create.memfd = fd;
 	t = now_ns();
 	buf = ioctl(udmabuf_fd, UDMABUF_CREATE, &create);
@@ -644,6 +679,16 @@ static int p_udmabuf(uint64_t *ns)
 out:
 	close(fd);
 	return ret;
+}
+
+static int p_udmabuf(uint64_t *ns)
+{
+	return udmabuf_pin(ns, 0);
+}
+
+static int p_udmabuf_half(uint64_t *ns)
+{
+	return udmabuf_pin(ns, 1);
 }
 
 static struct path {
@@ -659,6 +704,7 @@ static struct path {
 	{ "memfd-fallocate-again", p_memfd_fallocate_again },
 	{ "memfd-write", p_memfd_write },
 	{ "memfd-populate-write", p_memfd_populate },
+	{ "memfd-map-populate", p_memfd_map_populate },
 	{ "tmpfs-huge-always-write", p_tmpfs_always },
 	{ "tmpfs-huge-within-size-write", p_tmpfs_within_size },
 	{ "ramfs-write", p_ramfs_write },
@@ -671,6 +717,7 @@ static struct path {
 	{ "gmem-mmap-memcpy", p_gmem_mmap_memcpy },
 	{ "gmem-fallocate-mmap-memcpy", p_gmem_fallocate_mmap_memcpy },
 	{ "udmabuf-pin-memfd", p_udmabuf },
+	{ "udmabuf-pin-memfd-half", p_udmabuf_half },
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MADV_POPULATE_READ, MADV_POPULATE_WRITE and MAP_POPULATE on shared shmem
+ * mappings, which the series fills a run at a time before the faults: what
+ * the faults alone would do must still be what happens.
+ *
+ * - memfd, MAP_SHARED|MAP_ANONYMOUS and tmpfs: every page resident, zero,
+ *   allocated once (st_blocks, Shmem);
+ * - a mapping beyond i_size: EFAULT, and nothing allocated past i_size;
+ * - a read-only mapping of a memfd sealed with F_SEAL_FUTURE_WRITE:
+ *   MADV_POPULATE_READ populates, MADV_POPULATE_WRITE fails and allocates
+ *   nothing;
+ * - userfaultfd missing mode: every page still reaches the handler;
+ * - tmpfs huge=always: large folios by default, none under MADV_NOHUGEPAGE.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include "ws.h"
+
+#define SIZE	(8UL << 20)
+#define PAGE	4096UL
+
+/* Pages of [p, p + len) in memory, per mincore(). */
+static long resident(char *p, unsigned long len)
+{
+	static unsigned char vec[2 * SIZE / PAGE];
+	unsigned long i;
+	long n = 0;
+
+	if (mincore(p, len, vec))
+		return -1;
+	for (i = 0; i < len / PAGE; i++)
+		n += vec[i] & 1;
+	return n;
+}
+
+/* The first word of every page of [p, p + len) that is not 0. */
+static long nonzero(char *p, unsigned long len)
+{
+	unsigned long i;
+	long n = 0;
+
+	for (i = 0; i < len; i += PAGE)
+		n += *(unsigned long *)(p + i) != 0;
+	return n;
+}
+
+static long blocks(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) ? -1 : (long)st.st_blocks * 512;
+}
+
+static int memfd(unsigned int flags, unsigned long size)
+{
+	int fd = memfd_create("populate_shmem", flags);
+
+	if (fd >= 0 && ftruncate(fd, size)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Populate a MAP_SHARED mapping of @fd (-1: anonymous) with @how. */
+static void populate(const char *what, int fd, int how)
+{
+	int flags = MAP_SHARED | (fd < 0 ? MAP_ANONYMOUS : 0);
+	long shmem0 = get("/proc/meminfo", "Shmem:");
+	char *p;
+	int r;
+
+	if (how == MAP_POPULATE)
+		flags |= MAP_POPULATE;
+	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, flags, fd, 0);
+	if (p == MAP_FAILED) {
+		check(0, "%s: mmap: %s", what, strerror(errno));
+		return;
+	}
+	r = how == MAP_POPULATE ? 0 : madvise(p, SIZE, how);
+	check(!r, "%s: populated (%s)", what, r ? strerror(errno) : "0");
+	check(resident(p, SIZE) == SIZE / PAGE, "%s: %ld of %lu pages resident",
+	      what, resident(p, SIZE), SIZE / PAGE);
+	if (fd >= 0)
+		check(blocks(fd) == (long)SIZE, "%s: st_blocks %ld bytes", what,
+		      blocks(fd));
+	else
+		check(get("/proc/meminfo", "Shmem:") - shmem0 >= (long)(SIZE >> 10),
+		      "%s: Shmem grew by %ld kB", what,
+		      get("/proc/meminfo", "Shmem:") - shmem0);
+	check(!nonzero(p, SIZE), "%s: all pages zero", what);
+	if (fd >= 0) {
+		unsigned long i, bad = 0, v;
+
+		/* Stores through the mapping reach the file. */
+		for (i = 0; i < SIZE; i += PAGE)
+			*(unsigned long *)(p + i) = i / PAGE + 1;
+		for (i = 0; i < SIZE; i += PAGE)
+			if (pread(fd, &v, sizeof(v), i) != sizeof(v) ||
+			    v != i / PAGE + 1)
+				bad++;
+		check(!bad, "%s: stores reach the file (%lu pages wrong)", what,
+		      bad);
+	}
+	munmap(p, SIZE);
+}
+
+static void test_populate(void)
+{
+	int fd;
+
+	fd = memfd(0, SIZE);
+	populate("memfd, MADV_POPULATE_WRITE", fd, MADV_POPULATE_WRITE);
+	close(fd);
+	fd = memfd(0, SIZE);
+	populate("memfd, MADV_POPULATE_READ", fd, MADV_POPULATE_READ);
+	close(fd);
+	fd = memfd(0, SIZE);
+	populate("memfd, MAP_POPULATE", fd, MAP_POPULATE);
+	close(fd);
+	populate("anonymous shared, MADV_POPULATE_WRITE", -1,
+		 MADV_POPULATE_WRITE);
+	populate("anonymous shared, MAP_POPULATE", -1, MAP_POPULATE);
+}
+
+/* A mapping twice the file's size: the faults past i_size get SIGBUS. */
+static void test_eof(void)
+{
+	int fd = memfd(0, SIZE / 2);
+	char *p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	int r;
+
+	if (p == MAP_FAILED) {
+		check(0, "eof: mmap: %s", strerror(errno));
+		return;
+	}
+	r = madvise(p, SIZE, MADV_POPULATE_WRITE);
+	check(r && errno == EFAULT, "eof: MADV_POPULATE_WRITE fails with EFAULT (%s)",
+	      r ? strerror(errno) : "0");
+	check(blocks(fd) == (long)SIZE / 2, "eof: st_blocks %ld bytes, i_size %lu",
+	      blocks(fd), SIZE / 2);
+	check(resident(p, SIZE / 2) == SIZE / 2 / PAGE,
+	      "eof: the pages before i_size resident");
+	munmap(p, SIZE);
+	close(fd);
+}
+
+static void test_sealed(void)
+{
+	int fd = memfd(MFD_ALLOW_SEALING, SIZE);
+	char *p;
+	int r;
+
+	if (fd < 0 || fcntl(fd, F_ADD_SEALS, F_SEAL_FUTURE_WRITE)) {
+		check(0, "sealed: F_SEAL_FUTURE_WRITE: %s", strerror(errno));
+		return;
+	}
+	p = mmap(NULL, SIZE, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		check(0, "sealed: mmap: %s", strerror(errno));
+		close(fd);
+		return;
+	}
+	r = madvise(p, SIZE, MADV_POPULATE_WRITE);
+	check(r != 0, "sealed: MADV_POPULATE_WRITE of a read-only mapping fails (%s)",
+	      r ? strerror(errno) : "0");
+	check(blocks(fd) == 0, "sealed: ... and allocates nothing (%ld bytes)",
+	      blocks(fd));
+	r = madvise(p, SIZE, MADV_POPULATE_READ);
+	check(!r && resident(p, SIZE) == SIZE / PAGE && !nonzero(p, SIZE),
+	      "sealed: MADV_POPULATE_READ populates it with zeroes");
+	munmap(p, SIZE);
+	close(fd);
+}
+
+struct uffd_arg {
+	int uffd;
+	long faults;
+	char *zero;
+	int stop;
+};
+
+/* Serve missing faults with a zeroed page, counting them. */
+static void *uffd_handler(void *data)
+{
+	struct uffd_arg *a = data;
+	struct pollfd pfd = { .fd = a->uffd, .events = POLLIN };
+
+	while (!a->stop) {
+		struct uffd_msg msg;
+		struct uffdio_copy copy;
+
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		if (read(a->uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+		    msg.event != UFFD_EVENT_PAGEFAULT)
+			continue;
+		copy.dst = msg.arg.pagefault.address & ~(PAGE - 1);
+		copy.src = (unsigned long)a->zero;
+		copy.len = PAGE;
+		copy.mode = 0;
+		if (!ioctl(a->uffd, UFFDIO_COPY, &copy))
+			a->faults++;
+	}
+	return NULL;
+}
+
+static void test_uffd(void)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffd_arg a = { 0 };
+	struct uffdio_register reg;
+	pthread_t t;
+	int fd = memfd(0, SIZE), r;
+	char *p;
+
+	a.uffd = syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (a.uffd < 0 || ioctl(a.uffd, UFFDIO_API, &api)) {
+		printf("# uffd: no userfaultfd (%s): skipped\n", strerror(errno));
+		close(fd);
+		return;
+	}
+	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	a.zero = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	reg.range.start = (unsigned long)p;
+	reg.range.len = SIZE;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	if (p == MAP_FAILED || a.zero == MAP_FAILED ||
+	    ioctl(a.uffd, UFFDIO_REGISTER, &reg)) {
+		check(0, "uffd: register: %s", strerror(errno));
+		close(fd);
+		return;
+	}
+	pthread_create(&t, NULL, uffd_handler, &a);
+	r = madvise(p, SIZE, MADV_POPULATE_WRITE);
+	a.stop = 1;
+	pthread_join(t, NULL);
+	check(!r, "uffd: MADV_POPULATE_WRITE (%s)", r ? strerror(errno) : "0");
+	check(a.faults == (long)(SIZE / PAGE),
+	      "uffd: the handler served %ld of %lu missing faults", a.faults,
+	      SIZE / PAGE);
+	munmap(p, SIZE);
+	close(a.uffd);
+	close(fd);
+}
+
+/* tmpfs huge=always: PMD-sized folios unless the VMA says no. */
+static void test_huge(void)
+{
+	const char *dir = "/tmp/populate_shmem";
+	long huge0;
+	char *p;
+	int fd;
+
+	mkdir(dir, 0700);
+	if (mount("tmpfs", dir, "tmpfs", 0, "huge=always")) {
+		printf("# huge: no tmpfs huge=always (%s): skipped\n",
+		       strerror(errno));
+		return;
+	}
+	fd = open("/tmp/populate_shmem/f", O_RDWR | O_CREAT, 0600);
+	if (fd < 0 || ftruncate(fd, SIZE))
+		goto out;
+	huge0 = get("/proc/meminfo", "ShmemHugePages:");
+	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p != MAP_FAILED && !madvise(p, SIZE, MADV_NOHUGEPAGE) &&
+	    !madvise(p, SIZE, MADV_POPULATE_WRITE))
+		check(get("/proc/meminfo", "ShmemHugePages:") == huge0 &&
+		      resident(p, SIZE) == SIZE / PAGE,
+		      "huge: MADV_NOHUGEPAGE: no large folio, all resident");
+	else
+		check(0, "huge: MADV_NOHUGEPAGE + MADV_POPULATE_WRITE: %s",
+		      strerror(errno));
+	if (p != MAP_FAILED)
+		munmap(p, SIZE);
+	close(fd);
+	unlink("/tmp/populate_shmem/f");
+
+	fd = open("/tmp/populate_shmem/f", O_RDWR | O_CREAT, 0600);
+	if (fd < 0 || ftruncate(fd, SIZE))
+		goto out;
+	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p != MAP_FAILED && !madvise(p, SIZE, MADV_POPULATE_WRITE))
+		check(get("/proc/meminfo", "ShmemHugePages:") > huge0,
+		      "huge: by default, PMD-sized folios (%ld kB)",
+		      get("/proc/meminfo", "ShmemHugePages:") - huge0);
+	else
+		check(0, "huge: MADV_POPULATE_WRITE: %s", strerror(errno));
+	if (p != MAP_FAILED)
+		munmap(p, SIZE);
+	close(fd);
+out:
+	umount(dir);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	test_populate();
+	test_eof();
+	test_sealed();
+	test_uffd();
+	test_huge();
+	printf("# %d checks, %d failed\n", n, failed);
+	return failed ? 1 : 0;
+}
