@@ -130,8 +130,10 @@ static void test_empty(void)
 		return;
 	}
 	pin_and_check(fd, 0, SIZE, none, "empty");
-	check(!fstat(fd, &st) && st.st_blocks * 512 == (long)SIZE,
-	      "empty: st_blocks %ld for %lu bytes", (long)st.st_blocks, SIZE);
+	if (fstat(fd, &st))
+		st.st_blocks = -1;
+	check(st.st_blocks * 512 == (long)SIZE, "empty: st_blocks %ld for %lu bytes",
+	      (long)st.st_blocks, SIZE);
 	close(fd);
 }
 
@@ -174,8 +176,11 @@ static void test_swapped(void)
 		check(0, "swapped: memfd: %s", strerror(errno));
 		return;
 	}
-	write_marks(fd, 0, SIZE);
-	p = mmap(NULL, SIZE, PROT_READ, MAP_SHARED, fd, 0);
+	/* MADV_PAGEOUT reclaims what the mapping maps: write through it. */
+	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p != MAP_FAILED)
+		for (unsigned long i = 0; i < SIZE; i += PAGE)
+			*(unsigned long *)(p + i) = mark(i / PAGE);
 	if (p == MAP_FAILED || madvise(p, SIZE, MADV_PAGEOUT)) {
 		check(0, "swapped: MADV_PAGEOUT: %s", strerror(errno));
 		close(fd);
