@@ -18,7 +18,7 @@ help:
 	@echo "make export        build/linux commits -> patches/"
 	@echo "make check         checkpatch, round trip, each commit builds"
 	@echo "make kunit         KUnit suites on UML"
-	@echo "make kunit-x86_64  KUnit suites with kunit.py --arch=x86_64"
+	@echo "make kunit-x86_64  KUnit suites on an x86_64 kernel in QEMU"
 	@echo "make guest         x86_64 QEMU guest: KUnit at boot + selftests"
 	@echo "make cocci         the semantic patch's fixtures (tests/cocci)"
 	@echo "make cocci-report  coccicheck MODE=report over COCCI_DIRS (fs drm mm)"
