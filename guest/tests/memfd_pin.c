@@ -4,6 +4,7 @@
  * own mapping: what udmabuf pinned must read as what the memfd holds.
  *
  * - an empty memfd: every page is created, zeroed, and counted in st_blocks;
+ * - a fallocated memfd: the pin zeroes what fallocate() left uninitialized;
  * - a memfd whose every other 256 KiB was written: present folios and holes
  *   in turn;
  * - a memfd swapped out with MADV_PAGEOUT (the guest swaps to zram): the
@@ -134,6 +135,24 @@ static void test_empty(void)
 		st.st_blocks = -1;
 	check(st.st_blocks * 512 == (long)SIZE, "empty: st_blocks %ld for %lu bytes",
 	      (long)st.st_blocks, SIZE);
+	close(fd);
+}
+
+/*
+ * fallocate() leaves its folios not up to date and not zeroed; the pin
+ * must zero them, as a fault or read() would, before udmabuf maps them.
+ */
+static void test_fallocated(void)
+{
+	int fd = memfd(0, SIZE);
+
+	if (fd < 0 || fallocate(fd, 0, 0, SIZE)) {
+		check(0, "fallocated: memfd/fallocate: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	pin_and_check(fd, 0, SIZE, none, "fallocated");
 	close(fd);
 }
 
@@ -269,6 +288,7 @@ int main(void)
 		return 4;
 	}
 	test_empty();
+	test_fallocated();
 	test_half();
 	test_swapped();
 	test_large();
