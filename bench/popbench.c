@@ -49,6 +49,8 @@
 #include <linux/fs.h>
 #include <linux/kvm.h>
 #include <linux/udmabuf.h>
+#include <drm/drm.h>
+#include <drm/drm_mode.h>
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
@@ -67,6 +69,7 @@ static char reason[160];
 static int kvm_fd = -1, vm_fd = -1;
 static uint64_t gmem_flags;		/* KVM_CAP_GUEST_MEMFD_FLAGS of vm_fd */
 static int udmabuf_fd = -1;
+static int drm_fd[2] = { -2, -2 };	/* vgem, vkms; -2: not looked for yet */
 static char mnt_dir[3][64];	/* tmpfs huge=always, huge=within_size, ramfs */
 
 static int na(const char *fmt, ...)
@@ -691,6 +694,101 @@ static int p_udmabuf_half(uint64_t *ns)
 	return udmabuf_pin(ns, 1);
 }
 
+/* The DRM node of the driver @drv, or -1. */
+static int drm_open(const char *drv)
+{
+	char name[16], path[32];
+	int i, fd;
+
+	for (i = 0; i < 16; i++) {
+		struct drm_version v = { .name = name, .name_len = sizeof(name) - 1 };
+
+		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		memset(name, 0, sizeof(name));
+		if (!ioctl(fd, DRM_IOCTL_VERSION, &v) && !strcmp(name, drv))
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+/*
+ * A dumb buffer of the size, of vgem or vkms (@drv 0 or 1), two drivers on
+ * the GEM shmem helpers, mmap()ed: drm_gem_shmem_mmap() pins the object's
+ * pages with drm_gem_get_pages(), which reads the shmem object (zeroed
+ * folios for a new one) into its page array, then, for vgem, which maps
+ * write-combined, set_pages_array_wc() changes the pages' caching. The
+ * mmap() is timed, no page is touched. AGAIN maps and unmaps the buffer
+ * once first, untimed, so that the timed mmap() finds every folio present.
+ */
+static int drm_mmap(uint64_t *ns, int drv, int again)
+{
+	static const char *const name[] = { "vgem", "vkms" };
+	struct drm_mode_create_dumb create = {
+		.width = 1024, .height = size / 4096, .bpp = 32,
+	};
+	struct drm_mode_map_dumb mreq = { 0 };
+	struct drm_mode_destroy_dumb dreq = { 0 };
+	int ret = OK, round, fd;
+	uint64_t t;
+	void *p;
+
+	if (drm_fd[drv] == -2)
+		drm_fd[drv] = drm_open(name[drv]);
+	fd = drm_fd[drv];
+	if (fd < 0)
+		return na("no %s DRM device", name[drv]);
+	if (ioctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &create))
+		return fail("DRM_IOCTL_MODE_CREATE_DUMB");
+	if (create.size < size) {
+		ret = fail("DRM_IOCTL_MODE_CREATE_DUMB size");
+		goto out;
+	}
+	mreq.handle = create.handle;
+	if (ioctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &mreq)) {
+		ret = fail("DRM_IOCTL_MODE_MAP_DUMB");
+		goto out;
+	}
+	for (round = !again; round < 2; round++) {
+		t = now_ns();
+		p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 fd, mreq.offset);
+		*ns = now_ns() - t;
+		if (p == MAP_FAILED) {
+			ret = fail("mmap of the dumb buffer");
+			goto out;
+		}
+		munmap(p, size);
+	}
+out:
+	dreq.handle = create.handle;
+	ioctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &dreq);
+	return ret;
+}
+
+static int p_vgem_mmap(uint64_t *ns)
+{
+	return drm_mmap(ns, 0, 0);
+}
+
+static int p_vgem_mmap_again(uint64_t *ns)
+{
+	return drm_mmap(ns, 0, 1);
+}
+
+static int p_vkms_mmap(uint64_t *ns)
+{
+	return drm_mmap(ns, 1, 0);
+}
+
+static int p_vkms_mmap_again(uint64_t *ns)
+{
+	return drm_mmap(ns, 1, 1);
+}
+
 static struct path {
 	const char *name;
 	int (*run)(uint64_t *ns);
@@ -718,6 +816,10 @@ static struct path {
 	{ "gmem-fallocate-mmap-memcpy", p_gmem_fallocate_mmap_memcpy },
 	{ "udmabuf-pin-memfd", p_udmabuf },
 	{ "udmabuf-pin-memfd-half", p_udmabuf_half },
+	{ "vgem-mmap", p_vgem_mmap },
+	{ "vgem-mmap-again", p_vgem_mmap_again },
+	{ "vkms-mmap", p_vkms_mmap },
+	{ "vkms-mmap-again", p_vkms_mmap_again },
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -119,6 +119,7 @@ uml_kernel() {
 # build KERNEL SRC: the kernel of this arch, output in OUT/bench-NAME-KERNEL.
 build() {
 	local k=$1 src=$2 o=$OUT/bench-$name-$1 log=$OUT/bench-$name-$1.build.log
+	mkdir -p "$OUT"
 	say "building the $k kernel ($(git -C "$src" log -1 --format='%h %s' HEAD)) in $o"
 	if [ "$arch" = um ]; then
 		(uml_kernel "$src" "$o") > "$log" 2>&1

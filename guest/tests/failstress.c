@@ -20,7 +20,8 @@
  *     file and shmem and its memory.current are back at their baseline.
  * Paths: memfd and tmpfs fallocate(), write() and MADV_POPULATE_WRITE of a
  * shared mapping, write() to ramfs, guest_memfd fallocate() and
- * write(), and UDMABUF_CREATE on an empty memfd. kmemleak (the last test of
+ * write(), UDMABUF_CREATE on an empty memfd, and mmap() of a new vgem dumb
+ * buffer (drm_gem_get_pages()). kmemleak (the last test of
  * the guest) checks that nothing leaked.
  *
  * Prints one "ok N ..." / "not ok N ..." line per path and check; exits 0
@@ -32,6 +33,8 @@
 #include <linux/falloc.h>
 #include <linux/kvm.h>
 #include <linux/udmabuf.h>
+#include <drm/drm.h>
+#include <drm/drm_mode.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +153,7 @@ static int injected(void)
 static unsigned char *src;	/* SIZE bytes of pattern, populated */
 static int vm = -1;		/* a KVM VM for guest_memfd, or -1 */
 static int udmabuf_dev = -1;
+static int vgem_dev = -1;
 
 static int allowed(int err)
 {
@@ -369,6 +373,65 @@ static int do_udmabuf(enum kind k, long nth, const char *path)
 	return ok ? inj : -1;
 }
 
+/* The vgem DRM node, or -1. */
+static int vgem_open(void)
+{
+	char name[16], node[32];
+	int i, fd;
+
+	for (i = 0; i < 16; i++) {
+		struct drm_version v = { .name = name, .name_len = sizeof(name) - 1 };
+
+		snprintf(node, sizeof(node), "/dev/dri/card%d", i);
+		fd = open(node, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		memset(name, 0, sizeof(name));
+		if (!ioctl(fd, DRM_IOCTL_VERSION, &v) && !strcmp(name, "vgem"))
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+/* mmap() of a new vgem dumb buffer: drm_gem_get_pages() reads it whole. */
+static int do_vgem(enum kind k, long nth, const char *path)
+{
+	struct drm_mode_create_dumb c = { .width = PG / 4, .height = SIZE / PG, .bpp = 32 };
+	struct drm_mode_map_dumb m = { 0 };
+	struct drm_mode_destroy_dumb d = { 0 };
+	struct obj o = { .fd = -1, .map = MAP_FAILED };
+	int err, inj, ok;
+
+	(void)k;
+	if (ioctl(vgem_dev, DRM_IOCTL_MODE_CREATE_DUMB, &c)) {
+		perror("DRM_IOCTL_MODE_CREATE_DUMB");
+		return -1;
+	}
+	m.handle = d.handle = c.handle;
+	if (ioctl(vgem_dev, DRM_IOCTL_MODE_MAP_DUMB, &m)) {
+		perror("DRM_IOCTL_MODE_MAP_DUMB");
+		ioctl(vgem_dev, DRM_IOCTL_MODE_DESTROY_DUMB, &d);
+		return -1;
+	}
+	fail_nth(nth);
+	o.map = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, vgem_dev,
+		     m.offset);
+	err = errno;
+	inj = injected();
+	ok = o.map != MAP_FAILED || allowed(err);
+	/* pinned: every page there, and zero */
+	if (ok && o.map != MAP_FAILED)
+		ok = reads_back(&o, SIZE, 1);
+	if (!ok)
+		check(0, "%s: fail-nth %ld: mmap() %s", path, nth,
+		      o.map == MAP_FAILED ? strerror(err) : "reads back wrong");
+	if (o.map != MAP_FAILED)
+		munmap(o.map, SIZE);
+	ioctl(vgem_dev, DRM_IOCTL_MODE_DESTROY_DUMB, &d);
+	return ok ? inj : -1;
+}
+
 static void run(const char *path, enum kind k, call_fn fn)
 {
 	struct counters base;
@@ -449,6 +512,12 @@ int main(void)
 		run("udmabuf create", MEMFD, do_udmabuf);
 	else
 		printf("# no /dev/udmabuf: udmabuf create not run\n");
+
+	vgem_dev = vgem_open();
+	if (vgem_dev >= 0)
+		run("vgem mmap", MEMFD, do_vgem);
+	else
+		printf("# no vgem DRM device: vgem mmap not run\n");
 
 	vm = kvm_vm();
 	if (vm >= 0) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Positive: a GEM object read from shmem page by page, as
- * drm_gem_get_pages() does.  Reported as a shmem batch candidate.
+ * drm_gem_get_pages() does.  Reported as a shmem_get_folios() candidate.
  */
 #include <linux/shmem_fs.h>
 
