@@ -17,7 +17,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <drm/drm.h>
 #include <drm/drm_mode.h>
 #include <sys/mman.h>
 #include "ws.h"
@@ -29,26 +28,6 @@ static int dev = -1;
 static long huge_mapped;	/* ShmemHugePages: while the last buffer was mapped */
 
 static const char *drv;
-
-static int drm_open(void)
-{
-	char name[16], path[32];
-	int i, fd;
-
-	for (i = 0; i < 16; i++) {
-		struct drm_version v = { .name = name, .name_len = sizeof(name) - 1 };
-
-		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		memset(name, 0, sizeof(name));
-		if (!ioctl(fd, DRM_IOCTL_VERSION, &v) && !strcmp(name, drv))
-			return fd;
-		close(fd);
-	}
-	return -1;
-}
 
 /* Shmem: of /proc/meminfo in bytes, the per-cpu counters folded first. */
 static long shmem_bytes(void)
@@ -155,24 +134,13 @@ static void test_sizes(void)
 static void test_large(void)
 {
 	const char *knob = "/sys/kernel/mm/transparent_hugepage/shmem_enabled";
-	char old[128] = "", what[64], *sel;
-	FILE *f = fopen(knob, "r");
+	char old[32], what[64];
 	long huge0;
 
-	if (!f || !fgets(old, sizeof(old), f)) {
-		printf("# large: no %s: skipped\n", knob);
-		if (f)
-			fclose(f);
+	if (set_choice(knob, "always", old, sizeof(old))) {
+		printf("# large: cannot set %s: skipped\n", knob);
 		return;
 	}
-	fclose(f);
-	sel = strchr(old, '[');
-	if (!sel || !strchr(sel, ']') || put(knob, "always")) {
-		printf("# large: cannot set shmem_enabled: skipped\n");
-		return;
-	}
-	sel++;
-	*strchr(sel, ']') = 0;
 	huge0 = get("/proc/meminfo", "ShmemHugePages:");
 	snprintf(what, sizeof(what), "%s, large folios, 8 MiB + 3 pages", drv);
 	test_size(4 * PMD / PAGE + 3, 1, what);
@@ -181,7 +149,7 @@ static void test_large(void)
 	      huge_mapped - huge0);
 	check(get("/proc/meminfo", "ShmemHugePages:") == huge0,
 	      "%s: PMD-sized folios freed with the buffer", drv);
-	put(knob, sel);
+	put(knob, old);
 }
 
 int main(void)
@@ -191,7 +159,7 @@ int main(void)
 
 	for (i = 0; i < 2; i++) {
 		drv = drivers[i];
-		dev = drm_open();
+		dev = drm_open(drv);
 		if (dev < 0) {
 			printf("# no %s DRM device\n", drv);
 			continue;

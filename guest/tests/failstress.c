@@ -33,7 +33,6 @@
 #include <linux/falloc.h>
 #include <linux/kvm.h>
 #include <linux/udmabuf.h>
-#include <drm/drm.h>
 #include <drm/drm_mode.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -373,27 +372,6 @@ static int do_udmabuf(enum kind k, long nth, const char *path)
 	return ok ? inj : -1;
 }
 
-/* The vgem DRM node, or -1. */
-static int vgem_open(void)
-{
-	char name[16], node[32];
-	int i, fd;
-
-	for (i = 0; i < 16; i++) {
-		struct drm_version v = { .name = name, .name_len = sizeof(name) - 1 };
-
-		snprintf(node, sizeof(node), "/dev/dri/card%d", i);
-		fd = open(node, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		memset(name, 0, sizeof(name));
-		if (!ioctl(fd, DRM_IOCTL_VERSION, &v) && !strcmp(name, "vgem"))
-			return fd;
-		close(fd);
-	}
-	return -1;
-}
-
 /* mmap() of a new vgem dumb buffer: drm_gem_get_pages() reads it whole. */
 static int do_vgem(enum kind k, long nth, const char *path)
 {
@@ -513,7 +491,7 @@ int main(void)
 	else
 		printf("# no /dev/udmabuf: udmabuf create not run\n");
 
-	vgem_dev = vgem_open();
+	vgem_dev = drm_open("vgem");
 	if (vgem_dev >= 0)
 		run("vgem mmap", MEMFD, do_vgem);
 	else

@@ -222,26 +222,14 @@ static void test_swapped(void)
 static void test_large(void)
 {
 	const char *knob = "/sys/kernel/mm/transparent_hugepage/shmem_enabled";
-	char old[128] = "", *sel;
 	long huge0 = get("/proc/meminfo", "ShmemHugePages:");
-	FILE *f = fopen(knob, "r");
+	char old[32];
 	int fd;
 
-	if (!f || !fgets(old, sizeof(old), f)) {
-		printf("# large: no %s: skipped\n", knob);
-		if (f)
-			fclose(f);
+	if (set_choice(knob, "always", old, sizeof(old))) {
+		printf("# large: cannot set %s: skipped\n", knob);
 		return;
 	}
-	fclose(f);
-	/* "always within_size advise [never] deny force" */
-	sel = strchr(old, '[');
-	if (!sel || !strchr(sel, ']') || put(knob, "always")) {
-		printf("# large: cannot set shmem_enabled: skipped\n");
-		return;
-	}
-	sel++;
-	*strchr(sel, ']') = 0;
 
 	fd = memfd(0, 2 * PMD);
 	if (fd >= 0) {
@@ -256,7 +244,7 @@ static void test_large(void)
 		pin_and_check(fd, PMD / 2, PMD, none, "large, empty, mid-folio");
 		close(fd);
 	}
-	put(knob, sel);
+	put(knob, old);
 }
 
 static void test_hugetlb(void)

@@ -8,6 +8,7 @@
 #ifndef WS_H
 #define WS_H
 
+#include <drm/drm.h>
 #include <fcntl.h>
 #include <linux/kvm.h>
 #include <stdarg.h>
@@ -73,6 +74,54 @@ static inline long get(const char *path, const char *key)
 	}
 	fclose(f);
 	return v;
+}
+
+/*
+ * Sets the sysfs choice PATH ("always within_size advise [never] deny
+ * force") to VAL, its current choice saved into OLD (SIZE bytes) for
+ * put() to restore: 0, or -1 if PATH is not there or refuses VAL.
+ */
+static inline int set_choice(const char *path, const char *val, char *old,
+			     size_t size)
+{
+	char buf[256] = "", *l, *r;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	l = strchr(buf, '[');
+	r = l ? strchr(l, ']') : NULL;
+	if (!r || (size_t)(r - l) > size)
+		return -1;
+	*r = 0;
+	snprintf(old, size, "%s", l + 1);
+	return put(path, val);
+}
+
+/* The DRM node (/dev/dri/cardN) of the driver DRV, or -1. */
+static inline int drm_open(const char *drv)
+{
+	struct drm_version v;
+	char name[16], path[32];
+	int i, fd;
+
+	for (i = 0; i < 16; i++) {
+		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		memset(&v, 0, sizeof(v));
+		memset(name, 0, sizeof(name));
+		v.name = name;
+		v.name_len = sizeof(name) - 1;
+		if (!ioctl(fd, DRM_IOCTL_VERSION, &v) && !strcmp(name, drv))
+			return fd;
+		close(fd);
+	}
+	return -1;
 }
 
 /* A KVM VM of the default type, for guest_memfds; -1 without /dev/kvm. */
