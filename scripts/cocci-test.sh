@@ -23,7 +23,8 @@
 #            with the messages of the report lines; otherwise none
 #
 # spatch runs once per mode over a copy of all the fixtures, as coccicheck
-# runs it over a directory.  Exit status 1 if any check failed.
+# runs it over a directory; a failure of its Python code (which spatch
+# reports on stderr but not in its exit status) fails the mode.  Exit status 1 if any check failed.
 
 set -euo pipefail
 
@@ -56,7 +57,8 @@ done
 for mode in report patch context org; do
 	if ! (cd "$tmp/in" && nice -n 19 "$SPATCH" --sp-file "$cocci" \
 		-D "$mode" --very-quiet --dir . \
-		> "$tmp/out/$mode" 2> "$tmp/out/$mode.err"); then
+		> "$tmp/out/$mode" 2> "$tmp/out/$mode.err") ||
+	   grep -q "Python failure\|^Traceback" "$tmp/out/$mode.err"; then
 		echo "spatch failed in $mode mode:" >&2
 		cat "$tmp/out/$mode.err" >&2
 		: > "$tmp/out/$mode.failed"

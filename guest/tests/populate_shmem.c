@@ -6,6 +6,8 @@
  *
  * - memfd and MAP_SHARED|MAP_ANONYMOUS: every page resident, zero, and
  *   allocated once (st_blocks of the file behind the mapping);
+ * - a memfd pushed out to swap in part (MADV_PAGEOUT; the guest swaps to
+ *   zram): every page back, contents intact;
  * - a mapping beyond i_size: EFAULT, and nothing allocated past i_size;
  * - a read-only mapping of a memfd sealed with F_SEAL_FUTURE_WRITE:
  *   MADV_POPULATE_READ populates, MADV_POPULATE_WRITE fails and allocates
@@ -137,6 +139,56 @@ static void test_populate(void)
 	populate("anonymous shared, MADV_POPULATE_WRITE", -1,
 		 MADV_POPULATE_WRITE);
 	populate("anonymous shared, MAP_POPULATE", -1, MAP_POPULATE);
+}
+
+/*
+ * A memfd whose pages were written and then pushed out to swap: populating
+ * swaps them in, contents intact, and allocates nothing over them.
+ */
+static void test_swapped(void)
+{
+	static const int hows[] = { MADV_POPULATE_READ, MADV_POPULATE_WRITE };
+	unsigned long i, bad;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		const char *what = k ? "swapped, MADV_POPULATE_WRITE" :
+				       "swapped, MADV_POPULATE_READ";
+		int fd = memfd(0, SIZE);
+		char *p = fd < 0 ? MAP_FAILED :
+			  mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		long out;
+
+		if (p == MAP_FAILED) {
+			check(0, "%s: memfd/mmap: %s", what, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		/* Every third page of 64 left a hole: swap entries and holes mixed. */
+		for (i = 0; i < SIZE; i += PAGE)
+			if ((i / PAGE) % 3)
+				*(unsigned long *)(p + i) = i / PAGE + 7;
+		out = page_out(p, SIZE);
+		printf("# %s: %ld pages out\n", what, out);
+		if (out <= 0 && get("/proc/meminfo", "SwapTotal:") <= 0) {
+			printf("# %s: no swap: skipped\n", what);
+		} else {
+			check(out > 0, "%s: pages pushed out to swap", what);
+			check(!madvise(p, SIZE, hows[k]), "%s: populated", what);
+			check(resident(p, SIZE) == SIZE / PAGE,
+			      "%s: %ld of %lu pages resident", what,
+			      resident(p, SIZE), SIZE / PAGE);
+			for (i = 0, bad = 0; i < SIZE; i += PAGE)
+				bad += *(unsigned long *)(p + i) !=
+				       ((i / PAGE) % 3 ? i / PAGE + 7 : 0);
+			check(!bad, "%s: contents intact (%lu pages wrong)", what, bad);
+			check(blocks(fd) == (long)SIZE, "%s: st_blocks %ld bytes",
+			      what, blocks(fd));
+		}
+		munmap(p, SIZE);
+		close(fd);
+	}
 }
 
 /* A mapping twice the file's size: the faults past i_size get SIGBUS. */
@@ -314,6 +366,7 @@ out:
 int main(void)
 {
 	test_populate();
+	test_swapped();
 	test_eof();
 	test_sealed();
 	test_uffd();

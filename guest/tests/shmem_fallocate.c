@@ -13,6 +13,9 @@
  *    cgroup's memory.max (ENOMEM) fails, and leaves st_blocks, the tmpfs
  *    free blocks and the cgroup's counters where they were before it, the
  *    pages written before it included;
+ *  - a fallocate() over pages pushed out to swap (MADV_PAGEOUT; the guest
+ *    swaps to zram) swaps them back in, contents intact, and charges and
+ *    accounts the file exactly once;
  *  - after close (and unmount), the counters are back to their baseline.
  *
  * Prints one "ok N ..." / "not ok N ..." line per check and exits 0 only
@@ -134,6 +137,59 @@ static void test_fill(void)
 	free(written);
 }
 
+/*
+ * Pages written at scattered places, pushed out to swap, then fallocate()
+ * over it all: the swap entries are swapped in, not allocated over.
+ */
+static void test_swapped(void)
+{
+	long size = 4 * MIB + 3 * page, pages = size / page, i, out;
+	char *written = calloc(pages, 1), *p;
+	long base_shmem = shmem_stat(), nwritten = 0;
+	int fd = memfd_create("shmem_fallocate", 0), r;
+
+	check(fd >= 0 && !ftruncate(fd, size), "swapped: memfd of 4 MiB + 3 pages");
+	for (i = 0; i < pages; i++) {
+		if (i % 5 == 1 || (i / 64) % 3 == 0) {
+			write_page(fd, i, 3);
+			written[i] = 1;
+			nwritten++;
+		}
+	}
+	p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	for (i = 0; p != MAP_FAILED && i < pages; i++)
+		if (written[i])
+			out = *(volatile char *)(p + i * page);
+	out = p == MAP_FAILED ? -1 : page_out(p, size);
+	printf("# swapped: %ld of %ld pages written, %ld pages not in memory\n",
+	       nwritten, pages, out);
+	if (out <= 0 && get("/proc/meminfo", "SwapTotal:") <= 0) {
+		printf("# swapped: no swap: skipped\n");
+		goto out;
+	}
+	check(out > pages - nwritten, "swapped: pages pushed out to swap");
+	r = fallocate(fd, 0, 0, size);
+	if (r)
+		printf("# fallocate: %s\n", strerror(errno));
+	check(r == 0, "swapped: fallocate over swap entries and holes succeeds");
+	check(blocks(fd) == size, "swapped: st_blocks: the whole file");
+	/* mincore() counts the fallocated, !uptodate folios as not in memory */
+	for (i = 0, out = 0; i < pages; i++)
+		if (written[i])
+			out += not_resident(p + i * page, page);
+	check(out == 0, "swapped: every written page back in memory (%ld not)", out);
+	check(shmem_stat() - base_shmem == size,
+	      "swapped: memcg shmem grew by the file's size");
+	check(contents_ok(fd, size, written, 3),
+	      "swapped: swapped-in pages intact, the rest zero");
+out:
+	if (p != MAP_FAILED)
+		munmap(p, size);
+	close(fd);
+	check(shmem_stat() == base_shmem, "swapped: memcg shmem back to baseline");
+	free(written);
+}
+
 /* Out of tmpfs blocks part-way: ENOSPC, and everything as it was. */
 static void test_enospc(void)
 {
@@ -221,6 +277,7 @@ int main(void)
 	}
 
 	test_fill();
+	test_swapped();
 	test_enospc();
 	test_enomem();
 

@@ -9,6 +9,9 @@
  *    written before, fallocated ranges and holes, growing the file: every
  *    byte of it there, the bytes around it as they were, st_blocks and the
  *    cgroup's "shmem" grown by exactly the pages it touched;
+ *  - a write over pages pushed out to swap (MADV_PAGEOUT; the guest swaps
+ *    to zram), beginning and ending inside swapped-out pages: the bytes
+ *    around it as they were, nothing allocated twice;
  *  - a source whose tail is not mapped (PROT_NONE): the write returns the
  *    bytes before it, and allocates exactly the pages they went to; a
  *    source not mapped at all: EFAULT and nothing allocated;
@@ -166,6 +169,47 @@ static void test_layout(void)
 	}
 	free(src);
 	close(fd);
+}
+
+/*
+ * Pages 0-63 of a memfd written with seed 1, most of them pushed out to
+ * swap, then a write with seed 2 of [3 pages + 100, 50 pages - 200): the
+ * pages it only partly writes are swapped in, not allocated over.
+ */
+static void test_swapped(void)
+{
+	long size = 64 * page, off = 3 * page + 100, end = 50 * page - 200, out, d;
+	unsigned char *old = source(0, size, 1), *src = source(off, end - off, 2);
+	int fd = memfd_create("shmem_write_swapped", 0);
+	char *p;
+
+	check(fd >= 0 && old && src && pwrite(fd, old, size, 0) == size,
+	      "swapped: 64 pages written");
+	p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	for (d = 0; p != MAP_FAILED && d < size; d += page)
+		out = *(volatile char *)(p + d);
+	out = p == MAP_FAILED ? -1 : page_out(p, size);
+	printf("# swapped: %ld pages out\n", out);
+	if (out <= 0 && get("/proc/meminfo", "SwapTotal:") <= 0) {
+		printf("# swapped: no swap: skipped\n");
+		goto out;
+	}
+	check(out > 0, "swapped: pages pushed out to swap");
+	check(pwrite(fd, src, end - off, off) == end - off, "swapped: the write is whole");
+	d = differs(fd, off, end, 2);
+	check(d < 0, "swapped: every byte written is there (first wrong: %ld)", d);
+	d = differs(fd, 0, off, 1);
+	check(d < 0, "swapped: the bytes before it as they were (%ld)", d);
+	d = differs(fd, end, size, 1);
+	check(d < 0, "swapped: the bytes after it as they were (%ld)", d);
+	check(blocks(fd) == size && fsize(fd) == size,
+	      "swapped: st_blocks and the size as they were (%ld pages)", blocks(fd) / page);
+out:
+	if (p != MAP_FAILED)
+		munmap(p, size);
+	close(fd);
+	free(old);
+	free(src);
 }
 
 /* A source with a PROT_NONE tail, or not mapped at all. */
@@ -462,6 +506,7 @@ int main(void)
 	}
 
 	test_layout();
+	test_swapped();
 	test_short();
 	test_mapped_sources();
 	test_racing_unmap();

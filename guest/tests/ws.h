@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static int failed, n;
@@ -99,6 +100,37 @@ static inline int set_choice(const char *path, const char *val, char *old,
 	*r = 0;
 	snprintf(old, size, "%s", l + 1);
 	return put(path, val);
+}
+
+/* Pages of [P, P + LEN), a mapping, not in memory per mincore(); -1 on error. */
+static inline long not_resident(char *p, unsigned long len)
+{
+	unsigned long i, pages = len / sysconf(_SC_PAGESIZE);
+	unsigned char *vec = malloc(pages);
+	long out = 0;
+
+	if (!vec || mincore(p, len, vec)) {
+		free(vec);
+		return -1;
+	}
+	for (i = 0; i < pages; i++)
+		out += !(vec[i] & 1);
+	free(vec);
+	return out;
+}
+
+/*
+ * Pushes the pages of [P, P + LEN), a shared mapping of shmem, out to swap
+ * (the guest swaps to zram). MADV_PAGEOUT reclaims only what is mapped: the
+ * caller touches the pages it wants out through the mapping first (a read
+ * fault on a hole would allocate it). Returns how many pages of the range
+ * are not in memory then, -1 on error.
+ */
+static inline long page_out(char *p, unsigned long len)
+{
+	if (madvise(p, len, MADV_PAGEOUT))
+		return -1;
+	return not_resident(p, len);
 }
 
 /* The DRM node (/dev/dri/cardN) of the driver DRV, or -1. */
