@@ -170,6 +170,12 @@ static int write_all(int fd)
 	return write_buf(fd, src);
 }
 
+/* write_all() from the start of the file, wherever its offset is. */
+static int pwrite_all(int fd)
+{
+	return lseek(fd, 0, SEEK_SET) ? -1 : write_all(fd);
+}
+
 /* --- the paths ---------------------------------------------------------------- */
 
 /*
@@ -270,19 +276,36 @@ static int p_memfd_fallocate_again(uint64_t *ns)
 	return memfd_fallocate(ns, 1);
 }
 
-static int p_memfd_write(uint64_t *ns)
+/* write() to a new memfd; AGAIN: to one written before, untimed. */
+static int memfd_write(uint64_t *ns, int again)
 {
 	int fd = memfd_create("popbench", 0), ret = OK;
 	uint64_t t;
 
 	if (fd < 0)
 		return fail("memfd_create");
+	if (again && write_all(fd))
+		ret = fail("write");
 	t = now_ns();
-	if (write_all(fd))
+	if (ret == OK && pwrite_all(fd))
 		ret = fail("write");
 	*ns = now_ns() - t;
 	close(fd);
 	return ret;
+}
+
+static int p_memfd_write(uint64_t *ns)
+{
+	return memfd_write(ns, 0);
+}
+
+/*
+ * Every page is there: the copy and the lookup of present folios, without
+ * allocation. What memfd-write takes beyond it is the population.
+ */
+static int p_memfd_overwrite(uint64_t *ns)
+{
+	return memfd_write(ns, 1);
 }
 
 static int p_memfd_populate(uint64_t *ns)
@@ -801,6 +824,7 @@ static struct path {
 	{ "memfd-fallocate", p_memfd_fallocate },
 	{ "memfd-fallocate-again", p_memfd_fallocate_again },
 	{ "memfd-write", p_memfd_write },
+	{ "memfd-overwrite", p_memfd_overwrite },
 	{ "memfd-populate-write", p_memfd_populate },
 	{ "memfd-map-populate", p_memfd_map_populate },
 	{ "tmpfs-huge-always-write", p_tmpfs_always },
