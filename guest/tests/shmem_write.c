@@ -26,6 +26,9 @@
  *    "shmem" and the data that was written agreeing;
  *  - tmpfs huge=always and huge=within_size: the huge folios a write into
  *    an empty file gets (ShmemHugePages);
+ *  - huge=always with a source touched only at its start, and one with a
+ *    PROT_NONE tail inside the first huge folio: every byte (or zero) in
+ *    place, the write short only at the PROT_NONE page;
  *  - F_SEAL_WRITE: EPERM, nothing allocated; F_SEAL_GROW: no growth.
  *
  * Prints one "ok N ..." / "not ok N ..." line per check and exits 0 only
@@ -463,6 +466,60 @@ static void test_huge(void)
 	free(src);
 }
 
+/*
+ * huge=always, with sources the batch's fault-in does not cover: a write
+ * into a new huge folio copies on past the source it faulted in, and must
+ * come up short where the source is not mapped yet, and stop where it is
+ * not mapped at all, without losing a byte or leaving one unzeroed.
+ */
+static void test_huge_sources(void)
+{
+	long len = 3 * MIB, off = MIB + 300, good = MIB + 5 * page, h0, r;
+	unsigned char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int fd;
+
+	check(p != MAP_FAILED, "a source of 3 MiB");
+	if (p == MAP_FAILED)
+		return;
+	if (tmpfs("huge=always")) {
+		check(0, "mount tmpfs huge=always");
+		munmap(p, len);
+		return;
+	}
+
+	/* Only the first 64 KiB of the source touched, the rest never */
+	for (r = 0; r < 64 * 1024; r++)
+		p[r] = pat(off + r, 9);
+	h0 = get("/proc/meminfo", "ShmemHugePages:");
+	fd = open(MNT "/s", O_RDWR | O_CREAT, 0600);
+	r = pwrite(fd, p, len, off);
+	check(r == len, "a source touched only at its start: whole (%ld)", r);
+	check(differs(fd, 0, off, -1) < 0, "zeroes before the write");
+	check(differs(fd, off, off + 64 * 1024, 9) < 0, "the bytes touched there");
+	check(differs(fd, off + 64 * 1024, off + len, -1) < 0,
+	      "zeroes from the untouched source");
+	check((get("/proc/meminfo", "ShmemHugePages:") - h0) * 1024 == blocks(fd),
+	      "in huge folios (st_blocks %ld kB)", blocks(fd) / 1024);
+	close(fd);
+	unlink(MNT "/s");
+
+	/* The source ends in a PROT_NONE page inside the first huge folio */
+	for (r = 0; r < good; r++)
+		p[r] = pat(r, 10);
+	mprotect(p + good, len - good, PROT_NONE);
+	fd = open(MNT "/t", O_RDWR | O_CREAT, 0600);
+	r = pwrite(fd, p, len, 0);
+	check(r == good, "a source with a PROT_NONE tail: stops there (%ld)", r);
+	check(differs(fd, 0, good, 10) < 0 && fsize(fd) == good,
+	      "the bytes before it there, the file ends after them");
+	check(blocks(fd) == 2 * MIB, "one huge folio, kept as the base kernel keeps it (%ld kB)",
+	      blocks(fd) / 1024);
+	close(fd);
+	umount(MNT);
+	munmap(p, len);
+}
+
 static void test_seals(void)
 {
 	unsigned char *src = source(0, 8 * page, 8);
@@ -513,6 +570,7 @@ int main(void)
 	test_enospc();
 	test_enomem();
 	test_huge();
+	test_huge_sources();
 	test_seals();
 
 	put("/sys/fs/cgroup/cgroup.procs", pid);
