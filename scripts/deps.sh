@@ -3,6 +3,7 @@
 set -euo pipefail
 pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio rsync ccache
       python3 perl git xz-utils qemu-system-x86 busybox-static uuid-dev
+      libcap-dev
       libnuma-dev gnuplot-nox coccinelle python3-ply python3-git stress-ng"
 missing=
 for p in $pkgs; do

@@ -17,6 +17,8 @@
 #   what bench mode runs), GUEST_APPEND="..." (more kernel arguments),
 #   GUEST_TSC_KHZ (default: the host's, from /proc/cpuinfo),
 #   GUEST_ACCEL=kvm|tcg (default tcg; make bench sets it, see lib.sh),
+#   GUEST_CPU (QEMU's -cpu: default max under TCG, host under KVM; make
+#   bench sets it under TCG, see scripts/bench.sh),
 #   GUEST_MEM=6G (the guest's RAM, QEMU's -m; KASAN's shadow takes an
 #   eighth, the udmabuf selftest 2.2 GiB of huge pages),
 #   TESTS_LIST (default guest/tests.list)
@@ -88,7 +90,11 @@ TSC_KHZ=${GUEST_TSC_KHZ:-$(awk -F: '/^cpu MHz/ { printf "%.0f", $2 * 1000; exit 
 # KUnit runs at boot while the initramfs may still be unpacking, which
 # would move the page cache counters the series' tests check: unpack first.
 APPEND="initramfs_async=0 console=ttyS0 panic=-1 numa=fake=2 tsc_early_khz=$TSC_KHZ tsc=reliable"
-APPEND+=" guest.mode=$GUEST_MODE guest.timeout=$GUEST_TEST_TIMEOUT ${GUEST_APPEND:-}"
+APPEND+=" guest.mode=$GUEST_MODE guest.timeout=$GUEST_TEST_TIMEOUT"
+# The tests get a ZONE_MOVABLE, where memfd_pin checks that pinning places
+# nothing (memalloc_pin_save()); the benchmarks keep the plain layout.
+[ "$GUEST_MODE" != tests ] || APPEND+=" movablecore=1G"
+APPEND+=" ${GUEST_APPEND:-}"
 
 say "booting $BZIMAGE (timeout ${GUEST_TIMEOUT}s), console in $LOG"
 start=$SECONDS
@@ -102,10 +108,10 @@ qrc=0
 # where it works (guest_accel in lib.sh).
 ACCEL=${GUEST_ACCEL:-tcg}
 case "$ACCEL" in
-kvm) cpu=host ;;
-*) cpu=max ;;
+kvm) cpu=${GUEST_CPU:-host} ;;
+*) cpu=${GUEST_CPU:-max} ;;
 esac
-say "accelerator: $ACCEL"
+say "accelerator: $ACCEL, -cpu $cpu"
 timeout -k 10 "$GUEST_TIMEOUT" qemu-system-x86_64 \
 	-accel "$ACCEL" -cpu "$cpu" -smp 2 -m "${GUEST_MEM:-6G}" -nographic -no-reboot -nic none \
 	-kernel "$BZIMAGE" -initrd "$INITRD" -append "$APPEND" \

@@ -26,25 +26,29 @@ before=$(git_state)
 
 # Group the programs of the list by selftest collection: the longest leading
 # directory of DIR/PROG that has a Makefile (kvm for kvm/x86/foo_test).
-# /tests/ws/NAME is the workspace's own test guest/tests/NAME.c.
+# /tests/ws/NAME is the workspace's own test guest/tests/NAME.c. Every word
+# of a command line that names a program under /tests counts, so that a
+# wrapper (/tests/ws/khugepaged_parked.sh /tests/mm/PROG) gets PROG built.
 declare -A targets copies own
-while read -r name prog _; do
+while read -r name cmd; do
 	case "$name" in ''|'#'*) continue ;; esac
-	case "$prog" in
-	/tests/ws/*) own[${prog#/tests/ws/}]=1; continue ;;
-	/tests/*) rel=${prog#/tests/} ;;
-	*) continue ;;		# a command that is not a selftest (busybox, a script in /tests is below)
-	esac
-	d=$(dirname "$rel")
-	while [ "$d" != . ] && [ ! -f "$ST/$d/Makefile" ]; do
-		d=$(dirname "$d")
+	for prog in $cmd; do
+		case "$prog" in
+		/tests/ws/*) own[${prog#/tests/ws/}]=1; continue ;;
+		/tests/*) rel=${prog#/tests/} ;;
+		*) continue ;;	# not a selftest (busybox, an argument, a script in /tests is below)
+		esac
+		d=$(dirname "$rel")
+		while [ "$d" != . ] && [ ! -f "$ST/$d/Makefile" ]; do
+			d=$(dirname "$d")
+		done
+		[ "$d" != . ] || die "$LIST: $name: no selftest Makefile above tools/testing/selftests/$rel"
+		if [ -f "$ST/$rel" ]; then
+			copies[$rel]=1	# a script in the source tree: shipped as it is
+		else
+			targets[$d]+=" $SO/$rel"
+		fi
 	done
-	[ "$d" != . ] || die "$LIST: $name: no selftest Makefile above tools/testing/selftests/$rel"
-	if [ -f "$ST/$rel" ]; then
-		copies[$rel]=1		# a script in the source tree: shipped as it is
-	else
-		targets[$d]+=" $SO/$rel"
-	fi
 done < "$LIST"
 
 # overlay ROOT DIR: ROOT becomes a tree of symbolic links to KSRC, except

@@ -11,13 +11,23 @@
  *   pinning swaps it back in, contents intact;
  * - large folios (shmem_enabled=always): a range that starts and ends
  *   inside a PMD-sized folio, on a written and on an empty memfd;
- * - a hugetlbfs memfd, empty and half written.
+ * - a hugetlbfs memfd, empty and half written;
+ * - placement: with ZONE_MOVABLE (make test boots the guest with
+ *   movablecore=), no folio that the pin allocates lies in it, and one that
+ *   was there is migrated out of it before it is pinned; a memfd that is
+ *   only written, the control, has its folios there.  The checks prefer
+ *   the nodes that have a ZONE_MOVABLE: a zonelist is ordered by node
+ *   first, so a task on a node without one (numa=fake=2 puts it on the
+ *   last node only) would never be offered it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdint.h>
+#include <linux/mempolicy.h>
 #include <linux/udmabuf.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include "ws.h"
 
 #define SIZE		(8UL << 20)
@@ -255,6 +265,128 @@ static void test_hugetlb(void)
 	close(fd);
 }
 
+/* The PFN ranges of ZONE_MOVABLE, from /proc/zoneinfo. */
+static struct { unsigned long start, end; int node; } movable[8];
+static int nr_movable;
+
+static void find_movable(void)
+{
+	unsigned long v, spanned = 0;
+	char line[256];
+	int in = 0, node = 0;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "Node", 4)) {
+			in = strstr(line, "zone") && strstr(line, "Movable") &&
+			     sscanf(line, "Node %d", &node) == 1;
+			spanned = 0;
+		} else if (in && sscanf(line, " spanned %lu", &v) == 1) {
+			spanned = v;
+		} else if (in && sscanf(line, " start_pfn: %lu", &v) == 1 &&
+			   spanned && nr_movable < 8) {
+			movable[nr_movable].node = node;
+			movable[nr_movable].start = v;
+			movable[nr_movable++].end = v + spanned;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+/*
+ * Pages of [0, len) of @fd, all present, that lie in ZONE_MOVABLE, per
+ * /proc/self/pagemap of a mapping of it; -1 if a PFN cannot be read.
+ */
+static long in_movable(int fd, unsigned long len)
+{
+	char *p = mmap(NULL, len, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
+	int pm = open("/proc/self/pagemap", O_RDONLY);
+	unsigned long i;
+	long hits = 0;
+	uint64_t e;
+	int z;
+
+	for (i = 0; p != MAP_FAILED && pm >= 0 && i < len; i += PAGE) {
+		if (pread(pm, &e, sizeof(e),
+			  ((uintptr_t)p + i) / PAGE * sizeof(e)) != sizeof(e) ||
+		    !(e >> 63) || !(e & ((1ULL << 55) - 1))) {
+			hits = -1;
+			break;
+		}
+		e &= (1ULL << 55) - 1;
+		for (z = 0; z < nr_movable; z++)
+			hits += e >= movable[z].start && e < movable[z].end;
+	}
+	if (p != MAP_FAILED)
+		munmap(p, len);
+	if (pm >= 0)
+		close(pm);
+	return p == MAP_FAILED || pm < 0 ? -1 : hits;
+}
+
+static void test_placement(void)
+{
+	struct udmabuf_create c = { .flags = UDMABUF_FLAGS_CLOEXEC, .size = SIZE };
+	long hugepages = get("/proc/sys/vm/nr_hugepages", NULL), ctl, got;
+	unsigned long nodes = 0;
+	int fd = -1, buf, z;
+	char old[32];
+
+	find_movable();
+	if (!nr_movable) {
+		printf("# placement: no ZONE_MOVABLE (boot with movablecore=): skipped\n");
+		return;
+	}
+	/* The huge pages reserved at boot may fill ZONE_MOVABLE: free them. */
+	put("/proc/sys/vm/nr_hugepages", "0");
+	for (z = 0; z < nr_movable; z++)
+		if (movable[z].node < 64)
+			nodes |= 1UL << movable[z].node;
+	if (syscall(SYS_set_mempolicy, MPOL_PREFERRED_MANY, &nodes, 65)) {
+		check(0, "placement: set_mempolicy: %s", strerror(errno));
+		goto out;
+	}
+
+	/* The control: folios that page faults allocate go to ZONE_MOVABLE. */
+	fd = memfd(0, SIZE);
+	if (fd < 0 || write_marks(fd, 0, SIZE)) {
+		check(0, "placement: memfd: %s", strerror(errno));
+		goto out;
+	}
+	ctl = in_movable(fd, SIZE);
+	check(ctl > 0, "placement: control: %ld of %lu written pages in ZONE_MOVABLE",
+	      ctl, SIZE / PAGE);
+
+	/* Those present in ZONE_MOVABLE are migrated out, then pinned. */
+	c.memfd = fd;
+	buf = ioctl(dev, UDMABUF_CREATE, &c);
+	check(buf >= 0, "placement: UDMABUF_CREATE of the written memfd");
+	got = in_movable(fd, SIZE);
+	check(got == 0, "placement: %ld pinned pages in ZONE_MOVABLE after migration",
+	      got);
+	if (buf >= 0)
+		close(buf);
+	close(fd);
+
+	/* Those the pin allocates never go there. */
+	fd = memfd(0, SIZE);
+	c.memfd = fd;
+	buf = fd < 0 ? -1 : ioctl(dev, UDMABUF_CREATE, &c);
+	check(buf >= 0, "placement: UDMABUF_CREATE of an empty memfd");
+	got = buf < 0 ? -1 : in_movable(fd, SIZE);
+	check(got == 0, "placement: %ld pinned pages allocated in ZONE_MOVABLE", got);
+	if (buf >= 0)
+		close(buf);
+out:
+	if (fd >= 0)
+		close(fd);
+	syscall(SYS_set_mempolicy, MPOL_DEFAULT, NULL, 0);
+	snprintf(old, sizeof(old), "%ld", hugepages);
+	if (hugepages >= 0)
+		put("/proc/sys/vm/nr_hugepages", old);
+}
+
 int main(void)
 {
 	dev = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
@@ -268,6 +400,7 @@ int main(void)
 	test_swapped();
 	test_large();
 	test_hugetlb();
+	test_placement();
 	printf("# %d checks, %d failed\n", n, failed);
 	return failed ? 1 : 0;
 }

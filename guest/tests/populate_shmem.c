@@ -13,10 +13,15 @@
  *   MADV_POPULATE_READ populates, MADV_POPULATE_WRITE fails and allocates
  *   nothing;
  * - userfaultfd missing mode: every page still reaches the handler;
- * - tmpfs huge=always: large folios by default, none under MADV_NOHUGEPAGE.
+ * - tmpfs huge=always: large folios by default, none under MADV_NOHUGEPAGE;
+ * - the LRU state the write faults leave (classic LRU, per kpageflags):
+ *   after MADV_POPULATE_WRITE of a new memfd every folio is referenced and
+ *   inactive, marked accessed once as by a write fault and GUP's touch; a
+ *   second touch would activate it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdint.h>
 #include <linux/userfaultfd.h>
 #include <poll.h>
 #include <pthread.h>
@@ -363,6 +368,86 @@ out:
 	rmdir(dir);
 }
 
+#define KPF_REFERENCED	2
+#define KPF_ACTIVE	6
+
+/*
+ * kpageflags of the folio behind each page of [p, p + len): the pages with
+ * flag @set and without flag @clear; -1 if a PFN or its flags cannot be read.
+ */
+static long flagged(char *p, unsigned long len, int set, int clear)
+{
+	int pm = open("/proc/self/pagemap", O_RDONLY);
+	int kf = open("/proc/kpageflags", O_RDONLY);
+	uint64_t e, f;
+	unsigned long i;
+	long n = 0;
+
+	for (i = 0; pm >= 0 && kf >= 0 && i < len; i += PAGE) {
+		if (pread(pm, &e, sizeof(e),
+			  ((uintptr_t)p + i) / PAGE * sizeof(e)) != sizeof(e) ||
+		    !(e >> 63) || !(e & ((1ULL << 55) - 1)) ||
+		    pread(kf, &f, sizeof(f),
+			  (e & ((1ULL << 55) - 1)) * sizeof(f)) != sizeof(f)) {
+			n = -1;
+			break;
+		}
+		n += (f >> set & 1) && !(f >> clear & 1);
+	}
+	if (pm < 0 || kf < 0)
+		n = -1;
+	if (pm >= 0)
+		close(pm);
+	if (kf >= 0)
+		close(kf);
+	return n;
+}
+
+static void test_lru(void)
+{
+	const char *gen = "/sys/kernel/mm/lru_gen/enabled";
+	int fd, had_gen = access(gen, F_OK) == 0;
+	char old[32];
+	long got;
+	char *p;
+
+	/* Multi-gen LRU keeps no active flag: the classic LRU for this. */
+	if (had_gen) {
+		FILE *f = fopen(gen, "r");
+
+		if (!f || !fgets(old, sizeof(old), f)) {
+			check(0, "lru: read %s", gen);
+			if (f)
+				fclose(f);
+			return;
+		}
+		fclose(f);
+		if (put(gen, "0")) {
+			check(0, "lru: cannot turn the multi-gen LRU off");
+			return;
+		}
+	}
+	fd = memfd(0, SIZE);
+	p = fd < 0 ? MAP_FAILED : mmap(NULL, SIZE, PROT_READ | PROT_WRITE,
+				       MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		check(0, "lru: memfd mapping: %s", strerror(errno));
+	} else {
+		/* which drains this CPU's LRU batches before it returns */
+		check(!madvise(p, SIZE, MADV_POPULATE_WRITE),
+		      "lru: MADV_POPULATE_WRITE");
+		got = flagged(p, SIZE, KPF_REFERENCED, KPF_ACTIVE);
+		check(got == (long)(SIZE / PAGE),
+		      "lru: %ld of %lu populated pages referenced and inactive (active: %ld)",
+		      got, SIZE / PAGE, flagged(p, SIZE, KPF_ACTIVE, 63));
+		munmap(p, SIZE);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (had_gen && put(gen, old))
+		check(0, "lru: cannot restore %s to %s", gen, old);
+}
+
 int main(void)
 {
 	test_populate();
@@ -371,6 +456,7 @@ int main(void)
 	test_sealed();
 	test_uffd();
 	test_huge();
+	test_lru();
 	printf("# %d checks, %d failed\n", n, failed);
 	return failed ? 1 : 0;
 }
