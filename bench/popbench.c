@@ -220,8 +220,11 @@ static int p_memcpy(uint64_t *ns)
 	return copy_populated(ns, 1);
 }
 
-/* MADV_POPULATE_WRITE of a mapping; fd < 0: anonymous. */
-static int populate_write(uint64_t *ns, int flags, int fd)
+/*
+ * MADV_POPULATE_WRITE of a mapping; fd < 0: anonymous. ADVICE: an madvise()
+ * made first, untimed, or 0.
+ */
+static int populate_write(uint64_t *ns, int flags, int fd, int advice)
 {
 	char *p = map(flags, fd);
 	uint64_t t;
@@ -229,6 +232,10 @@ static int populate_write(uint64_t *ns, int flags, int fd)
 
 	if (!p)
 		return fail("mmap");
+	if (advice && madvise(p, size, advice)) {
+		munmap(p, size);
+		return fail("madvise advice");
+	}
 	t = now_ns();
 	if (madvise(p, size, MADV_POPULATE_WRITE))
 		ret = errno == EINVAL ? na("no MADV_POPULATE_WRITE") : fail("madvise");
@@ -239,12 +246,23 @@ static int populate_write(uint64_t *ns, int flags, int fd)
 
 static int p_anon_private(uint64_t *ns)
 {
-	return populate_write(ns, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+	return populate_write(ns, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+}
+
+/*
+ * Private anonymous memory in order-0 folios only, as shared anonymous
+ * memory gets with shmem_enabled=never: the like-for-like reference of
+ * anon-shared-populate where anonymous THP is enabled.
+ */
+static int p_anon_private_nohuge(uint64_t *ns)
+{
+	return populate_write(ns, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+			      MADV_NOHUGEPAGE);
 }
 
 static int p_anon_shared(uint64_t *ns)
 {
-	return populate_write(ns, MAP_SHARED | MAP_ANONYMOUS, -1);
+	return populate_write(ns, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 }
 
 /* fallocate() of a new memfd; AGAIN: of one fallocated before, untimed. */
@@ -317,7 +335,7 @@ static int p_memfd_populate(uint64_t *ns)
 	if (ftruncate(fd, size))
 		ret = fail("ftruncate");
 	else
-		ret = populate_write(ns, MAP_SHARED, fd);
+		ret = populate_write(ns, MAP_SHARED, fd, 0);
 	close(fd);
 	return ret;
 }
@@ -820,6 +838,7 @@ static struct path {
 	{ "memset", p_memset },
 	{ "memcpy", p_memcpy },
 	{ "anon-private-populate", p_anon_private },
+	{ "anon-private-nohuge-populate", p_anon_private_nohuge },
 	{ "anon-shared-populate", p_anon_shared },
 	{ "memfd-fallocate", p_memfd_fallocate },
 	{ "memfd-fallocate-again", p_memfd_fallocate_again },

@@ -174,8 +174,9 @@ def main():
                      ratio(r['patched'], r['base']),
                      ratio(r['patched'], st.get(('patched', 'memset'))),
                      ratio(r['patched'], st.get(('patched', 'memcpy')))))
-    arch = 'UML' if meta['arch'] == 'uml' else 'x86_64 QEMU guest (%s)' % (
-        'KVM' if meta.get('accel') == 'kvm' else 'TCG')
+    arch = 'UML' if meta['arch'] == 'uml' else 'x86_64 QEMU guest (%s%s)' % (
+        'KVM' if meta.get('accel') == 'kvm' else 'TCG',
+        ', -cpu ' + meta['cpu'] if meta.get('cpu') else '')
     rel = {k: kinfo.get(k, {}).get('release') or '?' for k in KERNELS}
     intro = [
         'Populating %s MiB, %s. ms per GiB: median (min-max) of %s samples per '
