@@ -365,37 +365,53 @@ out:
 	return ret;
 }
 
-/* write() to a new file of a file system of type FSTYPE, mounted at mnt_dir[i]. */
-static int fs_write(uint64_t *ns, int i, const char *fstype, const char *opts)
+/*
+ * Open a new file on the file system of type FSTYPE mounted at mnt_dir[i],
+ * mounting it the first time.  Returns the descriptor, or -1 with *ret set.
+ */
+static int fs_open(int *ret, int i, const char *fstype, const char *opts)
 {
 	char file[80];
-	uint64_t t;
-	int fd, ret = OK;
+	int fd;
 
 	if (!mnt_dir[i][0]) {
 		snprintf(mnt_dir[i], sizeof(mnt_dir[i]), "/tmp/popbench.XXXXXX");
 		if (!mkdtemp(mnt_dir[i])) {
 			mnt_dir[i][0] = 0;
-			return fail("mkdtemp");
+			*ret = fail("mkdtemp");
+			return -1;
 		}
 		if (mount(fstype, mnt_dir[i], fstype, 0, opts)) {
-			ret = na("mount -t %s -o %s: %s", fstype, opts ?: "",
-				 strerrorname_np(errno) ?: "?");
+			*ret = na("mount -t %s -o %s: %s", fstype, opts ?: "",
+				  strerrorname_np(errno) ?: "?");
 			rmdir(mnt_dir[i]);
 			mnt_dir[i][0] = 0;
-			return ret;
+			return -1;
 		}
 	}
 	snprintf(file, sizeof(file), "%s/f", mnt_dir[i]);
 	fd = open(file, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0)
-		return fail("open");
+		*ret = fail("open");
+	else
+		unlink(file);
+	return fd;
+}
+
+/* write() to a new file of a file system of type FSTYPE, mounted at mnt_dir[i]. */
+static int fs_write(uint64_t *ns, int i, const char *fstype, const char *opts)
+{
+	int fd, ret = OK;
+	uint64_t t;
+
+	fd = fs_open(&ret, i, fstype, opts);
+	if (fd < 0)
+		return ret;
 	t = now_ns();
 	if (write_all(fd))
 		ret = fail("write");
 	*ns = now_ns() - t;
 	close(fd);
-	unlink(file);
 	return ret;
 }
 
@@ -416,6 +432,27 @@ static int p_tmpfs_always(uint64_t *ns)
 static int p_tmpfs_within_size(uint64_t *ns)
 {
 	return tmpfs_write(ns, 1, "within_size");
+}
+
+/*
+ * MADV_POPULATE_WRITE of a MAP_SHARED mapping of a new file of the
+ * huge=always tmpfs: PMD-sized folios, each zeroed whole by the fault.
+ */
+static int p_tmpfs_always_populate(uint64_t *ns)
+{
+	char opts[64];
+	int fd, ret = OK;
+
+	snprintf(opts, sizeof(opts), "huge=always,size=%zuk", size / 1024 * 2);
+	fd = fs_open(&ret, 0, "tmpfs", opts);
+	if (fd < 0)
+		return ret;
+	if (ftruncate(fd, size))
+		ret = fail("ftruncate");
+	else
+		ret = populate_write(ns, MAP_SHARED, fd, 0);
+	close(fd);
+	return ret;
 }
 
 /*
@@ -848,6 +885,7 @@ static struct path {
 	{ "memfd-map-populate", p_memfd_map_populate },
 	{ "tmpfs-huge-always-write", p_tmpfs_always },
 	{ "tmpfs-huge-within-size-write", p_tmpfs_within_size },
+	{ "tmpfs-huge-always-populate", p_tmpfs_always_populate },
 	{ "ramfs-write", p_ramfs_write },
 	{ "bdev-read", p_bdev_read },
 	{ "gmem-fallocate", p_gmem_fallocate },
