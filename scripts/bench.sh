@@ -196,7 +196,7 @@ chmod 755 "$stage/bench/run"
 # UML: one initramfs for every boot, busybox + bench/uml-init + /bench.
 if [ "$arch" = um ]; then
 	BUSYBOX=$(command -v busybox)
-	readelf -lW "$BUSYBOX" | grep -q 'program interpreter' &&
+	grep -q 'program interpreter' <<< "$(readelf -lW "$BUSYBOX")" &&
 		die "$BUSYBOX is dynamically linked; install busybox-static"
 	root=$stage/root
 	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp}

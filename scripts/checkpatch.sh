@@ -21,10 +21,12 @@ while read -r p; do
 	# Debian's python3 has the ply module that spdxcheck.py needs.
 	out=$(cd "$KSRC" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --show-types \
 		${ignore:+--ignore "${ignore#,}"} "$TOP/patches/$p" 2>&1 || true)
-	if echo "$out" | grep -q '^total: 0 errors, 0 warnings, 0 checks'; then
+	# a here-string, not a pipe: under pipefail, grep -q leaving early would
+	# fail the pipe with SIGPIPE
+	if grep -q '^total: 0 errors, 0 warnings, 0 checks' <<< "$out"; then
 		echo "PASS checkpatch $p"
 	else
-		echo "$out" | grep -v '^$' | sed 's/^/    /' | head -n 40
+		grep -v '^$' <<< "$out" | sed -n '1,40s/^/    /p' || true
 		echo "FAIL checkpatch $p"
 		fail=1
 	fi

@@ -7,7 +7,7 @@ pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio rsync ccache
       libnuma-dev gnuplot-nox coccinelle python3-ply python3-git stress-ng"
 missing=
 for p in $pkgs; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+	[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = 'install ok installed' ] ||
 		missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0

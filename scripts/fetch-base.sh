@@ -31,8 +31,8 @@ dl=$BUILD/download
 apt=$dl/apt
 mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial"
 # The machine's own Debian mirror, with the base's suite instead of its own.
-mirror=$(sed -n 's/^URIs: *\([^ ]*\/debian\)$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
-[ -n "$mirror" ] || mirror=$(awk '$1 == "deb" && $2 ~ /\/debian\/?$/ { print $2; exit }' /etc/apt/sources.list 2>/dev/null)
+mirror=$(sed -n 's/^URIs: *\([^ ]*\/debian\)$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | sed -n 1p || true)
+[ -n "$mirror" ] || mirror=$(awk '$1 == "deb" && $2 ~ /\/debian\/?$/ { print $2; exit }' /etc/apt/sources.list 2>/dev/null || true)
 [ -n "$mirror" ] || die "no Debian mirror configured in /etc/apt; set LINUX_BASE_DEB to a copy of $BASE_DEB"
 printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
 	"$mirror" "$BASE_SUITE" > "$apt/base.sources"

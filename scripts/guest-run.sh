@@ -7,12 +7,15 @@
 # Writes LOG (the serial console), LOG.initramfs.cpio.gz, LOG.kunit (kunit.py
 # parse of the boot part), LOG.kunit.json and LOG.results, whose lines are
 #   NAME PASSED FAILED [SKIPPED]
+# and, when the kernel complained, LOG.splat (the first splat's call trace)
 # for kunit-x86_64, selftests (or bench) and boot-x86_64 (the guest reached
 # GUEST-INIT-DONE with no kernel splat). Exits non-zero on any failure.
 # Environment:
-#   GUEST_TIMEOUT=3600  wall-clock seconds for the whole boot; a hang fails
-#   GUEST_TEST_TIMEOUT=900  per test inside the guest (uffd-unit-tests takes
-#   about 470 s under TCG with the debug kernel)
+#   GUEST_TIMEOUT=4800  wall-clock seconds for the whole boot; a hang fails
+#   (the whole run takes 25-55 min under TCG, depending on the host's load)
+#   GUEST_TEST_TIMEOUT=1500  per test inside the guest (uffd-unit-tests takes
+#   about 470 s under TCG with the debug kernel, and more than 900 s on a
+#   loaded host)
 #   GUEST_MODE=tests|bench, GUEST_BENCH=DIR (packed as /bench; DIR/run is
 #   what bench mode runs), GUEST_APPEND="..." (more kernel arguments),
 #   GUEST_TSC_KHZ (default: the host's, from /proc/cpuinfo),
@@ -30,8 +33,8 @@ KO=${BZIMAGE%/arch/x86/boot/bzImage}	# the kernel's O= dir, if BZIMAGE is in one
 SO=${2:-$KO/kselftest}
 LOG=${3:-$KO/guest.log}
 LIST=${TESTS_LIST:-$TOP/guest/tests.list}
-GUEST_TIMEOUT=${GUEST_TIMEOUT:-3600}
-GUEST_TEST_TIMEOUT=${GUEST_TEST_TIMEOUT:-900}
+GUEST_TIMEOUT=${GUEST_TIMEOUT:-4800}
+GUEST_TEST_TIMEOUT=${GUEST_TEST_TIMEOUT:-1500}
 GUEST_MODE=${GUEST_MODE:-tests}
 
 [ -f "$BZIMAGE" ] || die "no kernel $BZIMAGE: run scripts/guest-kernel.sh"
@@ -40,11 +43,11 @@ GUEST_MODE=${GUEST_MODE:-tests}
 KUNIT_PY=$KO/source/tools/testing/kunit/kunit.py
 [ -f "$KUNIT_PY" ] || KUNIT_PY=$KSRC/tools/testing/kunit/kunit.py
 BUSYBOX=$(command -v busybox) || die "busybox not found (apt-get install busybox-static)"
-readelf -lW "$BUSYBOX" | grep -q 'program interpreter' &&
+grep -q 'program interpreter' <<< "$(readelf -lW "$BUSYBOX")" &&
 	die "$BUSYBOX is dynamically linked; the initramfs needs busybox-static"
 mkdir -p "$(dirname "$LOG")" "$OUT"
 LOG=$(realpath "$LOG")
-rm -f "$LOG" "$LOG".{initramfs.cpio.gz,kunit,kunit.json,results}
+rm -f "$LOG" "$LOG".{initramfs.cpio.gz,kunit,kunit.json,results,splat}
 
 # --- initramfs -----------------------------------------------------------------
 stage=$(mktemp -d "$OUT/.initramfs.XXXXXX")
@@ -133,6 +136,18 @@ grep -q '^GUEST-INIT-DONE$' "$clean" || problems+=("no GUEST-INIT-DONE (guest di
 # them at the start of a line, the dmesg dumps after a [timestamp].
 splats=$(grep -E '(^|\] )(WARNING: |BUG: |INFO: task .* blocked)|kernel BUG at|Oops: |Kernel panic|general protection fault|UBSAN: ' "$clean" || true)
 [ -z "$splats" ] || problems+=("kernel splats: $(echo "$splats" | wc -l)")
+# LOG.splat: the first splat, its headline and the frames of its call trace
+# (up to the end of the report), for a summary that shows where it happened.
+rm -f "$LOG.splat"
+if [ -n "$splats" ]; then
+	first=${splats%%$'\n'*}
+	awk -v first="$first" '
+		!on && /^--- kernel messages during / { during = $0 }
+		!on && $0 == first { on = 1; if (during != "") print during; print; next }
+		on && (/Memory state around|The buggy address|---\[ end trace|==============================/ || ++n > 80) { exit }
+		on && /(\+0x[0-9a-f]+\/0x|Read of size|Write of size|RIP:|Call Trace|Hardware name|CPU: |Comm: )/ { print; if (++p >= 40) exit }
+	' "$clean" > "$LOG.splat"
+fi
 
 # KUnit: its KTAP output is in the boot part, before GUEST-INIT-START.
 # kunit.py reads the log on stdin; its last line reads
@@ -204,7 +219,8 @@ printf '  %s\n' "${rows[@]}"
 for p in "${problems[@]}"; do
 	echo "PROBLEM: $p"
 done
-[ -z "$splats" ] || echo "$splats" | head -n 5 | sed 's/^/  /'
+[ -z "$splats" ] || sed -n '1,5s/^/  /p' <<< "$splats"
+[ ! -s "$LOG.splat" ] || { echo "the first splat:"; sed 's/^/  /' "$LOG.splat"; }
 total_p=$((kp + sp + bp)) total_f=$((kf + sf + bf))
 echo "guest-x86_64: $total_p passed, $total_f failed, $ks skipped"
 [ "$total_f" -eq 0 ]

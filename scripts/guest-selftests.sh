@@ -138,7 +138,7 @@ while read -r name prog _; do
 	f=$SO/${prog#/tests/}
 	[ -x "$f" ] || die "$name: $f was not built"
 	if [ "$(head -c 2 "$f")" != "#!" ] &&
-	   readelf -lW "$f" 2>/dev/null | grep -q 'program interpreter'; then
+	   grep -q 'program interpreter' <<< "$(readelf -lW "$f" 2>/dev/null)"; then
 		die "$name: $f is dynamically linked"
 	fi
 done < "$LIST"

@@ -57,7 +57,7 @@ guest_accel() {
 		echo tcg
 		return
 	fi
-	key="$(uname -r) $(qemu-system-x86_64 --version | head -n 1)"
+	key="$(uname -r) $(qemu-system-x86_64 --version | sed -n 1p)"
 	if [ -f "$probe" ] && [ "$(head -n 1 "$probe")" = "$key" ]; then
 		tail -n 1 "$probe"
 		return

@@ -64,7 +64,7 @@ else
 fi
 
 say "x86_64 guest: KUnit at boot, then the selftests"
-rm -f "$OUT/guest.log.results"
+rm -f "$OUT/guest.log.results" "$OUT/guest.log.splat"
 if "$TOP/scripts/guest-kernel.sh" > "$OUT/guest-kernel.out" 2>&1 &&
    "$TOP/scripts/guest-selftests.sh" > "$OUT/guest-selftests.out" 2>&1; then
 	"$TOP/scripts/guest-run.sh" "" "" "$OUT/guest.log" || true
@@ -76,6 +76,8 @@ if [ -f "$OUT/guest.log.results" ]; then
 else
 	echo "FAIL guest (no result)"; failed=$((failed + 1))
 fi
+# a kernel splat's call trace next to the verdict it failed
+[ ! -s "$OUT/guest.log.splat" ] || { echo "the first kernel splat:"; cat "$OUT/guest.log.splat"; }
 
 echo
 echo "$passed passed, $failed failed, $skipped skipped"
