@@ -177,6 +177,8 @@ def main():
     arch = 'UML' if meta['arch'] == 'uml' else 'x86_64 QEMU guest (%s%s)' % (
         'KVM' if meta.get('accel') == 'kvm' else 'TCG',
         ', -cpu ' + meta['cpu'] if meta.get('cpu') else '')
+    if meta.get('icount'):
+        arch = arch[:-1] + ', -icount %s; a guest ns is a guest instruction)' % meta['icount']
     rel = {k: kinfo.get(k, {}).get('release') or '?' for k in KERNELS}
     intro = [
         'Populating %s MiB, %s. ms per GiB: median (min-max) of %s samples per '

@@ -21,7 +21,13 @@
 #   BENCH_REPS (2 / 3), BENCH_BOOTS (8 / 2), BENCH_WARMUP (1),
 #   BENCH_PATHS (popbench -p: name prefixes, comma separated),
 #   BENCH_BASE=base, BENCH_PATCHED=series (git refs of build/linux),
-#   BENCH_TIMEOUT (seconds per boot).
+#   BENCH_TIMEOUT (seconds per boot), BENCH_ICOUNT=1 (x86_64 under TCG:
+#   QEMU's -icount shift=0, so that the guest's clocks count instructions,
+#   one per nanosecond; see below), BENCH_PROFILE=N (BENCH_ICOUNT=1, and
+#   the N kernel functions that executed the most instructions per page
+#   inside the timed samples, both kernels side by side, in profile.txt;
+#   see bench/insnprof.c. Give BENCH_PATHS one path: the profile sums every
+#   timed window of a boot, of every path it runs).
 # The kernels are built from worktrees build/base and build/patched, into
 # build/out/bench-{uml,x86_64}-{base,patched}.
 . "$(dirname "$0")/lib.sh"
@@ -45,6 +51,16 @@ PATCHED_REF=${BENCH_PATCHED:-series}
 [[ $WARMUP =~ ^[0-9]+$ ]] || die "BENCH_WARMUP=$WARMUP: a number"
 [[ ${BENCH_PATHS:-} =~ ^[a-z0-9,-]*$ ]] || die "BENCH_PATHS=$BENCH_PATHS: path names, comma separated"
 PROG=${BENCH_PROG:-popbench}
+PROFILE=${BENCH_PROFILE:-}
+if [ -n "$PROFILE" ]; then
+	[[ $PROFILE =~ ^[1-9][0-9]*$ ]] || die "BENCH_PROFILE=$PROFILE: a number of functions"
+	[ "$arch" != um ] && [ "$PROG" = popbench ] ||
+		die "BENCH_PROFILE needs popbench on the x86_64 guest"
+	# No pretouch: it is timed with the same clock_gettime() as a sample,
+	# and host page faults are no guest instructions.
+	touch=
+	BENCH_ICOUNT=1
+fi
 case "$PROG" in
 popbench|fgbench) ;;
 *) die "BENCH_PROG=$PROG: popbench or fgbench" ;;
@@ -158,6 +174,14 @@ stage=$OUT/bench-stage-$name
 rm -rf "$stage"
 mkdir -p "$stage/bench"
 gcc -O2 -Wall -static -isystem "$hdr/usr/include" -o "$stage/bench/popbench" "$TOP/bench/popbench.c"
+if [ -n "$PROFILE" ]; then
+	say "building the instruction-count plugin"
+	gcc -O2 -Wall -shared -fPIC -o "$OUT/insnprof.so" "$TOP/bench/insnprof.c"
+	# popbench is static and not position independent: the address of
+	# clock_gettime(), which opens and closes each timed window, is fixed.
+	toggle=$(nm "$stage/bench/popbench" | awk '$3 == "clock_gettime" { print $1 }')
+	[ -n "$toggle" ] || die "no clock_gettime in popbench"
+fi
 # -t (x86_64): all guest memory written once before the samples, or QEMU's
 # first touch of a page lands in a sample; on UML the warm-up is enough.
 cat > "$stage/bench/run" <<EOF
@@ -230,7 +254,8 @@ boot() {
 		! grep -aqE "$SPLATS" "$log" || die "$k: kernel splat, see $log"
 	else
 		GUEST_MODE=bench GUEST_BENCH=$stage/bench GUEST_MEM=${mem}M \
-		GUEST_APPEND="$BRD bench.kernel=$k ${GUEST_APPEND:-}" \
+		GUEST_APPEND="$BRD bench.kernel=$k ${PROFILE:+nokaslr }${GUEST_APPEND:-}" \
+		GUEST_PLUGIN=${PROFILE:+$OUT/insnprof.so,out=$RES/logs/boot-$n-$k.insn,toggle=$toggle} \
 		GUEST_TIMEOUT=$TIMEOUT GUEST_TEST_TIMEOUT=$TIMEOUT \
 			"$TOP/scripts/guest-run.sh" "$OUT/bench-x86_64-$k/arch/x86/boot/bzImage" \
 			"" "$log" > "$log.summary" 2>&1 || true
@@ -264,6 +289,23 @@ if [ "$arch" != um ]; then
 	cpu=${GUEST_CPU:-}
 	say "x86_64 guest under $accel${cpu:+, -cpu $cpu}"
 fi
+# BENCH_ICOUNT=1: under TCG, time spent on the host, which other work on
+# it stretches by up to a factor of two between samples, says little.
+# With "-icount shift=0,sleep=off" QEMU runs the guest on one host thread
+# and advances its clocks by one nanosecond per guest instruction (the TSC
+# is given 1 GHz to match), so a sample's "time" is the number of
+# instructions the guest executed for it: the same on a loaded or an idle
+# host, but a count that weighs every instruction alike, a "rep stosq"
+# step as a division, and knows nothing of caches.
+icount=
+if [ -n "${BENCH_ICOUNT:-}" ]; then
+	[ "$BENCH_ICOUNT" = 1 ] || die "BENCH_ICOUNT=$BENCH_ICOUNT: 1 or unset"
+	[ "$arch" != um ] && [ "$accel" = tcg ] ||
+		die "BENCH_ICOUNT=1 needs the x86_64 guest under TCG"
+	icount=shift=0,sleep=off
+	export GUEST_ICOUNT=$icount GUEST_TSC_KHZ=1000000
+	say "-icount $icount: guest nanoseconds are guest instructions"
+fi
 
 rm -rf "$RES"
 mkdir -p "$RES/logs"
@@ -271,6 +313,7 @@ mkdir -p "$RES/logs"
 	echo "arch=$name"
 	[ -z "$accel" ] || echo "accel=$accel"
 	[ -z "$cpu" ] || echo "cpu=$cpu"
+	[ -z "$icount" ] || echo "icount=$icount"
 	echo "mib=$MIB"
 	echo "reps=$REPS"
 	echo "boots=$BOOTS"
@@ -292,7 +335,7 @@ mkdir -p "$RES/logs"
 	echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)"
 	cmd="make bench"
 	[ "$arch" = um ] || cmd+=" ARCH=x86_64"
-	for v in BENCH_PROG BENCH_MIB BENCH_REPS BENCH_BOOTS BENCH_WARMUP BENCH_PATHS BENCH_BASE BENCH_PATCHED; do
+	for v in BENCH_PROG BENCH_MIB BENCH_REPS BENCH_BOOTS BENCH_WARMUP BENCH_PATHS BENCH_BASE BENCH_PATCHED BENCH_ICOUNT BENCH_PROFILE; do
 		[ -z "${!v:-}" ] || cmd+=" $v=${!v}"
 	done
 	[ -z "$cpu" ] || [ "$cpu" = "$TCG_CPU" ] || cmd+=" GUEST_CPU=$cpu"
@@ -311,3 +354,9 @@ done
 echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$RES/meta.env"
 
 python3 -B "$TOP/scripts/bench-report.py" "$RES"
+if [ -n "$PROFILE" ]; then
+	python3 -B "$TOP/scripts/insn-report.py" "$RES" "$PROFILE" \
+		"$OUT/bench-x86_64-base/System.map" "$OUT/bench-x86_64-patched/System.map" \
+		> "$RES/profile.txt"
+	cat "$RES/profile.txt"
+fi

@@ -22,6 +22,9 @@
 #   GUEST_ACCEL=kvm|tcg (default tcg; make bench sets it, see lib.sh),
 #   GUEST_CPU (QEMU's -cpu: default max under TCG, host under KVM; make
 #   bench sets it under TCG, see scripts/bench.sh),
+#   GUEST_ICOUNT (QEMU's -icount, TCG only: the guest's clocks count its
+#   instructions; make bench BENCH_ICOUNT=1 sets it, see scripts/bench.sh),
+#   GUEST_PLUGIN (QEMU's -plugin, TCG only; make bench BENCH_PROFILE=N),
 #   GUEST_MEM=6G (the guest's RAM, QEMU's -m; KASAN's shadow takes an
 #   eighth, the udmabuf selftest 2.2 GiB of huge pages),
 #   TESTS_LIST (default guest/tests.list)
@@ -114,9 +117,10 @@ case "$ACCEL" in
 kvm) cpu=${GUEST_CPU:-host} ;;
 *) cpu=${GUEST_CPU:-max} ;;
 esac
-say "accelerator: $ACCEL, -cpu $cpu"
+say "accelerator: $ACCEL, -cpu $cpu${GUEST_ICOUNT:+, -icount $GUEST_ICOUNT}"
 timeout -k 10 "$GUEST_TIMEOUT" qemu-system-x86_64 \
-	-accel "$ACCEL" -cpu "$cpu" -smp 2 -m "${GUEST_MEM:-6G}" -nographic -no-reboot -nic none \
+	-accel "$ACCEL" ${GUEST_ICOUNT:+-icount "$GUEST_ICOUNT"} \
+	${GUEST_PLUGIN:+-plugin "$GUEST_PLUGIN"} -cpu "$cpu" -smp 2 -m "${GUEST_MEM:-6G}" -nographic -no-reboot -nic none \
 	-kernel "$BZIMAGE" -initrd "$INITRD" -append "$APPEND" \
 	</dev/null >"$LOG" 2>&1 || qrc=$?
 elapsed=$((SECONDS - start))
