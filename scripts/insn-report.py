@@ -6,6 +6,7 @@ base and patched side by side.
 
 Usage: insn-report.py RES N BASE_SYSTEM_MAP PATCHED_SYSTEM_MAP
 
+A kernel that lacks the path (n/a) has no window and an empty column.
 Reads RES/logs/boot-*-{base,patched}.insn (bench/insnprof.c: "ADDR TOTAL
 IN_WINDOWS" per translation block start, "windows N") and RES/meta.env
 (mib). A block is charged to the function of System.map that contains its
@@ -68,10 +69,15 @@ def main():
     for k in KERNELS:
         counts, windows, boots = load(res, k, maps[k])
         if not windows:
-            sys.exit('insn-report: no timed window in the %s boots' % k)
+            # a path the kernel lacks (n/a): popbench timed nothing
+            per[k] = {}
+            print('%s: %d boots, no timed window' % (k, boots))
+            continue
         per[k] = {f: n / windows / pages for f, n in counts.items()}
         print('%s: %d boots, %d timed windows, %.0f guest instructions per '
               '4 KiB page' % (k, boots, windows, sum(per[k].values())))
+    if not per['base'] and not per['patched']:
+        sys.exit('insn-report: no timed window in any boot')
     print('paths: %s; command: %s' % (meta.get('paths'), meta.get('command')))
     print()
     print('%10s %10s %10s  %s' % ('base', 'patched', 'change', 'function'))
@@ -79,8 +85,14 @@ def main():
     names = sorted(names, key=lambda f: -max(per['base'].get(f, 0),
                                             per['patched'].get(f, 0)))
     for f in names[:top]:
-        b, p = per['base'].get(f, 0.0), per['patched'].get(f, 0.0)
-        print('%10.1f %10.1f %+10.1f  %s' % (b, p, p - b, f))
+        cells = ['%10.1f' % per[k].get(f, 0.0) if per[k] else '%10s' % '-'
+                 for k in KERNELS]
+        if per['base'] and per['patched']:
+            cells.append('%+10.1f' % (per['patched'].get(f, 0.0) -
+                                      per['base'].get(f, 0.0)))
+        else:
+            cells.append('%10s' % '-')
+        print('%s  %s' % (' '.join(cells), f))
 
 
 if __name__ == '__main__':
