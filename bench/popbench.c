@@ -17,7 +17,8 @@
  *   -s  size of each object in MiB (default 512)
  *   -r  samples per path (default 5)
  *   -w  warm-up samples per path, discarded (default 1)
- *   -p  only the paths whose name starts with one of NAMEs
+ *   -p  only the paths whose name starts with one of NAMEs; a NAME that
+ *       ends with "." is the whole name ("vgem-mmap." is not vgem-mmap-again)
  *   -t  first write to all free memory but 256 MiB, once (in a guest)
  *   -l  list the paths and exit
  *
@@ -919,8 +920,14 @@ static int selected(const char *name, const char *filter)
 	if (!filter)
 		return 1;
 	copy = strdup(filter);
-	for (tok = strtok_r(copy, ",", &save); tok && !hit; tok = strtok_r(NULL, ",", &save))
-		hit = !strncmp(name, tok, strlen(tok));
+	for (tok = strtok_r(copy, ",", &save); tok && !hit; tok = strtok_r(NULL, ",", &save)) {
+		size_t len = strlen(tok);
+
+		if (len && tok[len - 1] == '.')
+			hit = strlen(name) == len - 1 && !strncmp(name, tok, len - 1);
+		else
+			hit = !strncmp(name, tok, len);
+	}
 	free(copy);
 	return hit;
 }

@@ -19,7 +19,8 @@
 # CONFIG_MODULES for it).
 # Environment: BENCH_MIB (256..2048; default 512 on UML, 256 on x86_64),
 #   BENCH_REPS (2 / 3), BENCH_BOOTS (8 / 2), BENCH_WARMUP (1),
-#   BENCH_PATHS (popbench -p: name prefixes, comma separated),
+#   BENCH_PATHS (popbench -p: name prefixes, comma separated; a trailing
+#   "." makes one a whole name),
 #   BENCH_BASE=base, BENCH_PATCHED=series (git refs of build/linux),
 #   BENCH_TIMEOUT (seconds per boot), BENCH_ICOUNT=1 (x86_64 under TCG:
 #   QEMU's -icount shift=0, so that the guest's clocks count instructions,
@@ -49,7 +50,7 @@ PATCHED_REF=${BENCH_PATCHED:-series}
 [[ $REPS =~ ^[1-9][0-9]*$ ]] || die "BENCH_REPS=$REPS: a positive number"
 [[ $BOOTS =~ ^[1-9][0-9]*$ ]] || die "BENCH_BOOTS=$BOOTS: a positive number"
 [[ $WARMUP =~ ^[0-9]+$ ]] || die "BENCH_WARMUP=$WARMUP: a number"
-[[ ${BENCH_PATHS:-} =~ ^[a-z0-9,-]*$ ]] || die "BENCH_PATHS=$BENCH_PATHS: path names, comma separated"
+[[ ${BENCH_PATHS:-} =~ ^[a-z0-9,.-]*$ ]] || die "BENCH_PATHS=$BENCH_PATHS: path names, comma separated"
 PROG=${BENCH_PROG:-popbench}
 PROFILE=${BENCH_PROFILE:-}
 if [ -n "$PROFILE" ]; then
