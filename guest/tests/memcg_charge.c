@@ -9,6 +9,12 @@
  * and the node's FilePages must come back to their baseline once the file
  * is closed, and a request that fits must still succeed afterwards.
  *
+ * The LRU lists' sizes are checked too: the pages of a batch are added to
+ * their list's size once per run, so memory.stat's "unevictable" (where
+ * guest_memfd's folios go) must grow by exactly what fallocate() made, and
+ * "inactive_anon" plus "active_anon" by what a memfd's fallocate() made, and
+ * both must come back when the files are closed.
+ *
  * Prints one "ok N ..." / "not ok N ..." line per check and exits 0 only if
  * all passed (4: skipped, no /dev/kvm or no memory controller).
  */
@@ -30,6 +36,16 @@
 #define MIB (1024L * 1024)
 
 
+/* What the anon list checks allow for the test's own pages. */
+#define SLACK (64 * 1024L)
+
+/* The cgroup's pages on the anon LRU lists. */
+static long anon_lru(void)
+{
+	return get(CG "/memory.stat", "inactive_anon ") +
+	       get(CG "/memory.stat", "active_anon ");
+}
+
 static int gmem(int vm, long size)
 {
 	struct kvm_create_guest_memfd args = { .size = size };
@@ -39,7 +55,8 @@ static int gmem(int vm, long size)
 
 int main(void)
 {
-	long base_cur, base_file, cur, file;
+	long base_cur, base_file, cur, file, base_unevictable, unevictable;
+	long base_anon, anon;
 	char pid[32];
 	int kvm, vm, fd, r;
 
@@ -91,6 +108,7 @@ int main(void)
 	check(cur <= base_cur + 64 * 1024, "memory.current back to baseline after close");
 
 	/* What fits still works, and is charged exactly. */
+	base_unevictable = get(CG "/memory.stat", "unevictable ");
 	fd = gmem(vm, 8 * MIB);
 	r = fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, 8 * MIB);
 	if (r)
@@ -98,9 +116,36 @@ int main(void)
 	check(fd >= 0 && r == 0, "fallocate within memory.max succeeds");
 	file = get(CG "/memory.stat", "file ");
 	check(file - base_file == 8 * MIB, "8 MiB charged as file pages");
+	unevictable = get(CG "/memory.stat", "unevictable ");
+	printf("# unevictable %ld -> %ld\n", base_unevictable, unevictable);
+	check(unevictable - base_unevictable == 8 * MIB,
+	      "8 MiB on the unevictable list");
 	close(fd);
 	file = get(CG "/memory.stat", "file ");
 	check(file == base_file, "and uncharged after close");
+	unevictable = get(CG "/memory.stat", "unevictable ");
+	check(unevictable == base_unevictable,
+	      "and off the unevictable list after close");
+
+	/*
+	 * A memfd's folios go on the anon lists.  The test's own anonymous
+	 * pages (stdio's buffer) may join them from this CPU's LRU batch
+	 * meanwhile: allow a few.
+	 */
+	base_anon = anon_lru();
+	fd = memfd_create("memcg_charge", 0);
+	r = fd < 0 ? -1 : fallocate(fd, 0, 0, 8 * MIB);
+	if (r)
+		printf("# memfd fallocate: %s\n", strerror(errno));
+	check(r == 0, "memfd fallocate within memory.max succeeds");
+	anon = anon_lru();
+	printf("# inactive_anon + active_anon %ld -> %ld\n", base_anon, anon);
+	check(anon - base_anon >= 8 * MIB && anon - base_anon <= 8 * MIB + SLACK,
+	      "8 MiB on the anon lists");
+	close(fd);
+	anon = anon_lru();
+	check(anon >= base_anon && anon <= base_anon + SLACK,
+	      "and off them after close");
 
 	put("/sys/fs/cgroup/cgroup.procs", pid);
 	rmdir(CG);
