@@ -22,6 +22,8 @@
 #   BENCH_PATHS (popbench -p: name prefixes, comma separated; a trailing
 #   "." makes one a whole name),
 #   BENCH_BASE=base, BENCH_PATCHED=series (git refs of build/linux),
+#   BENCH_APPEND (more kernel command line, both kernels), BENCH_TAG (the
+#   results go to build/bench/ARCH-MIB-TAG instead),
 #   BENCH_TIMEOUT (seconds per boot), BENCH_ICOUNT=1 (x86_64 under TCG:
 #   QEMU's -icount shift=0, so that the guest's clocks count instructions,
 #   one per nanosecond; see below), BENCH_PROFILE=N (BENCH_ICOUNT=1, and
@@ -51,6 +53,8 @@ PATCHED_REF=${BENCH_PATCHED:-series}
 [[ $BOOTS =~ ^[1-9][0-9]*$ ]] || die "BENCH_BOOTS=$BOOTS: a positive number"
 [[ $WARMUP =~ ^[0-9]+$ ]] || die "BENCH_WARMUP=$WARMUP: a number"
 [[ ${BENCH_PATHS:-} =~ ^[a-z0-9,.-]*$ ]] || die "BENCH_PATHS=$BENCH_PATHS: path names, comma separated"
+[[ ${BENCH_TAG:-} =~ ^[a-z0-9-]*$ ]] || die "BENCH_TAG=$BENCH_TAG: letters, digits and dashes"
+[[ ${BENCH_APPEND:-} =~ ^[a-zA-Z0-9_.,=\ -]*$ ]] || die "BENCH_APPEND=$BENCH_APPEND: kernel parameters, space separated"
 PROG=${BENCH_PROG:-popbench}
 PROFILE=${BENCH_PROFILE:-}
 if [ -n "$PROFILE" ]; then
@@ -86,6 +90,7 @@ fi
 
 RES=$BUILD/bench/$name-$MIB
 [ "$PROG" = popbench ] || RES=$BUILD/bench/$name-$PROG-$MIB
+[ -z "${BENCH_TAG:-}" ] || RES=$RES-$BENCH_TAG
 BASE_SRC=$BUILD/base
 PATCHED_SRC=$BUILD/patched
 
@@ -245,7 +250,7 @@ boot() {
 		# does not reach: pass it on.
 		timeout -k 10 "$TIMEOUT" "$OUT/bench-uml-$k/linux" mem="${mem}M" \
 			initrd="$stage/initramfs.cpio" quiet con=null con0=fd:0,fd:1 $BRD \
-			bench.kernel="$k" \
+			bench.kernel="$k" ${BENCH_APPEND:-} \
 			</dev/null >"$log" 2>&1 &
 		# shellcheck disable=SC2064 # the pid now, not at the signal
 		trap "kill -- -$! 2>/dev/null; exit 130" INT TERM
@@ -255,7 +260,7 @@ boot() {
 		! grep -aqE "$SPLATS" "$log" || die "$k: kernel splat, see $log"
 	else
 		GUEST_MODE=bench GUEST_BENCH=$stage/bench GUEST_MEM=${mem}M \
-		GUEST_APPEND="$BRD bench.kernel=$k ${PROFILE:+nokaslr }${GUEST_APPEND:-}" \
+		GUEST_APPEND="$BRD bench.kernel=$k ${PROFILE:+nokaslr }${BENCH_APPEND:-} ${GUEST_APPEND:-}" \
 		GUEST_PLUGIN=${PROFILE:+$OUT/insnprof.so,out=$RES/logs/boot-$n-$k.insn,toggle=$toggle} \
 		GUEST_TIMEOUT=$TIMEOUT GUEST_TEST_TIMEOUT=$TIMEOUT \
 			"$TOP/scripts/guest-run.sh" "$OUT/bench-x86_64-$k/arch/x86/boot/bzImage" \
