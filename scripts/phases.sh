@@ -21,6 +21,9 @@ REPS=${PHASE_REPS:-6}
 [[ $RUN =~ ^[0-9]+$ ]] && [ "$RUN" -ge 1 ] && [ "$RUN" -le 31 ] ||
 	die "PHASE_RUN=$RUN: 1 to 31"
 
+[ -d "$KSRC/.git" ] || "$TOP/scripts/materialise.sh"
+git -C "$KSRC" rev-parse -q --verify series >/dev/null ||
+	die "no 'series' in $KSRC: run make materialise"
 idx=$(mktemp)
 trap 'rm -f "$idx"' EXIT
 GIT_INDEX_FILE=$idx git -C "$KSRC" read-tree series
