@@ -12,6 +12,8 @@
  * - a read-only mapping of a memfd sealed with F_SEAL_FUTURE_WRITE:
  *   MADV_POPULATE_READ populates, MADV_POPULATE_WRITE fails and allocates
  *   nothing;
+ * - the file's mtime: MADV_POPULATE_WRITE updates it, as the write faults
+ *   did, MADV_POPULATE_READ does not;
  * - userfaultfd missing mode: every page still reaches the handler;
  * - tmpfs huge=always: large folios by default, none under MADV_NOHUGEPAGE;
  * - the LRU state the write faults leave (classic LRU, per kpageflags):
@@ -29,6 +31,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include "ws.h"
 
 #define SIZE	(8UL << 20)
@@ -246,6 +249,58 @@ static void test_sealed(void)
 	close(fd);
 }
 
+/*
+ * The file's mtime: the base kernel's MADV_POPULATE_WRITE took a write fault
+ * per page, and the first one updated it (fault_dirty_shared_page()); the
+ * series maps the pages writable by read faults first, which never update
+ * it, and must update it itself. MADV_POPULATE_READ leaves it alone. Each
+ * population gets a new mapping of the memfd: entries that an earlier
+ * population mapped writable would take no write fault in the base either.
+ */
+static long mtime_after(int fd, int how)
+{
+	const struct timespec old[2] = { { 1, 0 }, { 1, 0 } };
+	struct stat st;
+	char *p;
+	int r;
+
+	if (futimens(fd, old))
+		return -1;
+	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	r = madvise(p, SIZE, how);
+	munmap(p, SIZE);
+	if (r || fstat(fd, &st))
+		return -1;
+	return st.st_mtim.tv_sec;
+}
+
+static void test_mtime(void)
+{
+	int fd = memfd(0, SIZE);
+	struct timespec now;
+	long t;
+
+	if (fd < 0) {
+		check(0, "mtime: memfd: %s", strerror(errno));
+		return;
+	}
+	clock_gettime(CLOCK_REALTIME, &now);
+	t = mtime_after(fd, MADV_POPULATE_READ);
+	check(t == 1, "mtime: MADV_POPULATE_READ leaves mtime alone (%ld)", t);
+	t = mtime_after(fd, MADV_POPULATE_WRITE);
+	check(t >= now.tv_sec - 1,
+	      "mtime: MADV_POPULATE_WRITE updates it (%ld, now %ld)", t,
+	      (long)now.tv_sec);
+	/* The pages are in the page cache now: the same for a full file. */
+	t = mtime_after(fd, MADV_POPULATE_WRITE);
+	check(t >= now.tv_sec - 1,
+	      "mtime: ... of a full file too (%ld, now %ld)", t,
+	      (long)now.tv_sec);
+	close(fd);
+}
+
 struct uffd_arg {
 	int uffd;
 	long faults;
@@ -454,6 +509,7 @@ int main(void)
 	test_swapped();
 	test_eof();
 	test_sealed();
+	test_mtime();
 	test_uffd();
 	test_huge();
 	test_lru();
