@@ -153,7 +153,7 @@ build() {
 
 # make materialise moves 'series' patch by patch (one git am each): wait
 # until it is done, so that the patched kernel is the whole series.
-want=$(grep -cvE '^[[:space:]]*(#|$)' "$TOP/patches/series" 2>/dev/null || true)
+want=$(for s in $(stack_series); do cat "$TOP/patches/$s/series"; done | grep -cvE '^[[:space:]]*(#|$)' || true)
 for try in $(seq 30) 0; do
 	[ "$try" != 0 ] || die "$KSRC: '$PATCHED_REF' is not the whole series (make materialise running?)"
 	[ ! -d "$(git -C "$KSRC" rev-parse --absolute-git-dir)/rebase-apply" ] &&

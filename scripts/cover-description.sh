@@ -1,5 +1,5 @@
 #!/bin/bash
-# Print the subject and text of a cover letter (patches/0000-*.patch) in the
+# Print the subject and text of a cover letter (patches/NAME/0000-*.patch) in the
 # form of a git branch description: subject, blank line, body.
 set -euo pipefail
 awk '

@@ -72,3 +72,20 @@ guest_accel() {
 	printf '%s\n%s\n' "$key" "$verdict" > "$probe"
 	echo "$verdict"
 }
+
+# stack_series: the series of patches/stack, in the order they apply (a
+# series is patches/NAME/: a cover letter, its patches, its series file)
+stack_series() {
+	sed -e 's/#.*//' -e 's/[[:space:]]//g' "$TOP/patches/stack" | grep -v '^$' || true
+}
+
+# series_range NAME: the commits of series NAME in $KSRC, as PREV..NAME
+# (PREV: the series before it in the stack, or the base)
+series_range() {
+	local prev=$BASE_TAG s
+	for s in $(stack_series); do
+		[ "$s" = "$1" ] && { echo "$prev..$s"; return; }
+		prev=$s
+	done
+	die "no series '$1' in patches/stack"
+}

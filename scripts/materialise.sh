@@ -1,6 +1,11 @@
 #!/bin/bash
-# Make $KSRC a git tree whose root commit is the pinned base, then apply
-# patches/series on top with git am. The base is unpacked only once.
+# Make $KSRC a git tree whose root commit is the pinned base, then apply the
+# stack on top with git am: the series that patches/stack lists, in its
+# order, each from patches/NAME/series. The whole stack is the branch
+# "series"; each series also gets a branch of its own name at its last
+# commit, whose description is the series' cover letter. rebase.updateRefs
+# is set, so that 'git rebase -i base' moves those branches with the
+# commits (a tag would stay behind). The base is unpacked only once.
 . "$(dirname "$0")/lib.sh"
 
 BASE_DATE="2026-01-01T00:00:00Z"
@@ -48,26 +53,28 @@ else
 fi
 
 git -C "$KSRC" checkout -q -f -B series "$BASE_TAG"
-
-# The cover letter's subject and text travel as the branch description, which
-# 'git format-patch --cover-from-description=subject' turns back into it.
-cover=$(ls "$TOP"/patches/0000-*.patch 2>/dev/null | head -n 1 || true)
-if [ -n "$cover" ]; then
-	"$TOP/scripts/cover-description.sh" "$cover" > "$BUILD/description"
-	git -C "$KSRC" config branch.series.description "$(cat "$BUILD/description")"
-fi
+git -C "$KSRC" config rebase.updateRefs true
 
 n=0
-if [ -f "$TOP/patches/series" ]; then
-	while read -r p; do
-		case "$p" in ''|'#'*) continue ;; esac
-		[ -f "$TOP/patches/$p" ] || die "patches/series names $p, which does not exist"
-		if ! git -C "$KSRC" am -q --committer-date-is-author-date "$TOP/patches/$p" >/dev/null 2>"$BUILD/am.log"; then
-			git -C "$KSRC" am --abort || true
-			cat "$BUILD/am.log" >&2
-			die "patch $p does not apply"
-		fi
-		n=$((n + 1))
-	done < "$TOP/patches/series"
-fi
-say "$KSRC: base + $n patches"
+for s in $(stack_series); do
+	d=$TOP/patches/$s
+	[ -f "$d/0000-cover-letter.patch" ] || die "patches/$s has no 0000-cover-letter.patch"
+	if [ -f "$d/series" ]; then
+		while read -r p; do
+			case "$p" in ''|'#'*) continue ;; esac
+			[ -f "$d/$p" ] || die "patches/$s/series names $p, which does not exist"
+			if ! git -C "$KSRC" am -q --committer-date-is-author-date "$d/$p" >/dev/null 2>"$BUILD/am.log"; then
+				git -C "$KSRC" am --abort || true
+				cat "$BUILD/am.log" >&2
+				die "patch $s/$p does not apply"
+			fi
+			n=$((n + 1))
+		done < "$d/series"
+	fi
+	# The cover letter's subject and text travel as the branch
+	# description, which 'git format-patch --cover-from-description'
+	# turns back into it.
+	git -C "$KSRC" branch -f "$s" HEAD
+	git -C "$KSRC" config "branch.$s.description" "$("$TOP/scripts/cover-description.sh" "$d/0000-cover-letter.patch")"
+done
+say "$KSRC: base + $n patches in $(stack_series | wc -w) series ($(stack_series | tr '\n' ' '))"
