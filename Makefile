@@ -16,9 +16,11 @@ help:
 	@echo "                   ARCH=x86_64 for the QEMU guest)"
 	@echo "make phases        where a MADV_POPULATE_WRITE spends its time in the"
 	@echo "                   patched UML kernel, phase by phase (bench/phases.diff)"
-	@echo "make materialise   build/linux = base + patches/series (git am)"
-	@echo "make export        build/linux commits -> patches/"
-	@echo "make check         checkpatch, round trip, each commit builds"
+	@echo "make materialise   build/linux = base + the series of patches/stack (git am)"
+	@echo "make export        build/linux commits -> patches/NAME/ per series"
+	@echo "make check         the quick loop: checkpatch, round trip, KUnit on UML"
+	@echo "                   (under 10 minutes warm)"
+	@echo "make bisect        each commit's objects compile (UML and x86_64)"
 	@echo "make kunit         KUnit suites on UML"
 	@echo "make kunit-x86_64  KUnit suites on an x86_64 kernel in QEMU"
 	@echo "make guest         x86_64 QEMU guest: KUnit at boot + selftests"
@@ -43,7 +45,8 @@ materialise:
 export:
 	$(S)/export.sh
 
-check: checkpatch roundtrip bisect
+check:
+	$(S)/check.sh
 
 checkpatch:
 	$(S)/checkpatch.sh

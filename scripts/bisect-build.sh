@@ -1,44 +1,88 @@
 #!/bin/bash
-# Build every commit of the series in order for UML with the KUnit config,
-# so that each patch is known to build on its own (bisectable). The builds
-# share the KUnit build directory: each step is incremental and the last
-# one leaves a build of the whole series behind.
-# Prints one "PASS|FAIL name" line per commit.
+# Each commit of the stack builds. At every commit, compile the object of
+# every C file the stack has changed up to that commit: make rebuilds those
+# whose source or headers the commit changed. A compile error fails the
+# commit, and so does a new warning in a file it changes. That a whole
+# kernel links is checked at the tip, by the full builds of 'make test'
+# (the UML KUnit kernel and the x86_64 guest), so no commit pays for a
+# rebuild of the whole tree after a header change.
+#
+# Files under virt/, arch/x86/ and drivers/ (KVM, DRM, dma-buf, iommufd)
+# are compiled for x86_64 with the test guest's config, all others for UML
+# with the KUnit config, each in a build directory of its own
+# (OUT/bisect-um, OUT/bisect-x86_64), configured at the tip.
+# SERIES=NAME: the commits of that series alone.
+# Prints one "PASS|FAIL build SERIES: subject" line per commit.
 . "$(dirname "$0")/lib.sh"
 
-o=$OUT/kunit-uml
-mkdir -p "$o"
 [ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ] ||
 	die "$KSRC has uncommitted changes"
 head=$(git -C "$KSRC" symbolic-ref -q --short HEAD || git -C "$KSRC" rev-parse HEAD)
 trap 'git -C "$KSRC" checkout -q "$head"' EXIT
 
-# The config kunit.py makes (configs/kunit.config plus its UML defaults),
-# so that the KUnit run after us is incremental too.
+ou=$OUT/bisect-um ox=$OUT/bisect-x86_64
+mkdir -p "$ou" "$ox"
 (cd "$KSRC" && python3 tools/testing/kunit/kunit.py config \
-	--kunitconfig="$TOP/configs/kunit.config" --build_dir="$o" \
-	--make_options CC="$CC_WRAP") > "$OUT/bisect-config.log" 2>&1 ||
-	die "kunit.py config failed, see $OUT/bisect-config.log"
+	--kunitconfig="$TOP/configs/kunit.config" --build_dir="$ou" \
+	--make_options CC="$CC_WRAP") > "$OUT/bisect-config.log" 2>&1 &&
+GUEST_CONFIG_ONLY=1 "$TOP/scripts/guest-kernel.sh" "$KSRC" "$ox" >> "$OUT/bisect-config.log" 2>&1 ||
+	die "configuring the bisect builds failed, see $OUT/bisect-config.log"
+
+kmake() {	# ARCH O ARGS...
+	local arch=$1 o=$2
+	shift 2
+	make -C "$KSRC" ARCH="$arch" O="$o" CC="$CC_WRAP" "$@"
+}
 
 fail=0
-for c in $(git -C "$KSRC" rev-list --reverse "$BASE_TAG..HEAD"); do
-	name=$(git -C "$KSRC" log -1 --format=%s "$c")
+commits=
+for s in ${SERIES:-$(stack_series)}; do
+	for c in $(git -C "$KSRC" rev-list --reverse "$(series_range "$s")"); do
+		commits="$commits $s:$c"
+	done
+done
+[ -n "$commits" ] || exit 0
+# the C files the series below the first commit changed
+first=${commits# }; first=${first%% *}; first=${first#*:}
+files=$(git -C "$KSRC" diff --name-only "$BASE_TAG" "$first~1" -- '*.c')
+for sc in $commits; do
+	c=${sc#*:}
+	name="${sc%%:*}: $(git -C "$KSRC" log -1 --format=%s "$c")"
 	git -C "$KSRC" checkout -q --detach "$c"
+	changed=$(git -C "$KSRC" diff --name-only "$c~1" "$c")
+	# C files of the kernel proper (not tools/, scripts/, ...)
+	files=$(printf '%s\n' $files $changed | grep -E '\.c$' |
+		grep -vE '^(tools|scripts|Documentation|samples)/' | sort -u || true)
 	log=$OUT/bisect-$c.log
-	if make -C "$KSRC" ARCH=um O="$o" CC="$CC_WRAP" olddefconfig >"$log" 2>&1 &&
-	   make -C "$KSRC" ARCH=um O="$o" CC="$CC_WRAP" -j"$JOBS" >>"$log" 2>&1; then
-		# New warnings in the files this commit touches fail it too.
-		files=$(git -C "$KSRC" diff --name-only "$c~1" "$c" -- '*.c' '*.h' | tr '\n' '|')
-		if [ -n "$files" ] && grep -E "(${files%|}):[0-9]+:[0-9]+: warning:" "$log"; then
-			echo "FAIL build $name (new warnings, see $log)"
-			fail=1
-		else
-			echo "PASS build $name"
+	: > "$log"
+	um= x86=
+	for f in $files; do
+		[ -f "$KSRC/$f" ] || continue
+		case "$f" in
+		virt/*|arch/x86/*|drivers/*) x86="$x86 ${f%.c}.o" ;;
+		*) um="$um ${f%.c}.o" ;;
+		esac
+	done
+	ok=1
+	for arch in um x86_64; do
+		if [ $arch = um ]; then o=$ou objs=$um; else o=$ox objs=$x86; fi
+		[ -n "$objs" ] || continue
+		echo "== $arch:$objs" >> "$log"
+		if grep -q 'Kconfig' <<< "$changed"; then
+			kmake $arch "$o" olddefconfig >> "$log" 2>&1 || ok=0
 		fi
-	else
-		tail -n 30 "$log" | sed 's/^/    /'
+		kmake $arch "$o" -j"$JOBS" $objs >> "$log" 2>&1 || ok=0
+	done
+	touched=$(grep -E '\.(c|h)$' <<< "$changed" | tr '\n' '|' || true)
+	if [ $ok = 0 ]; then
+		grep -E 'error' "$log" | head -n 20 | sed 's/^/    /' || true
 		echo "FAIL build $name (see $log)"
 		fail=1
+	elif [ -n "$touched" ] && grep -E "(${touched%|}):[0-9]+:[0-9]+: warning:" "$log"; then
+		echo "FAIL build $name (new warnings, see $log)"
+		fail=1
+	else
+		echo "PASS build $name"
 	fi
 done
 exit $fail

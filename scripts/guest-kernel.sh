@@ -6,7 +6,7 @@
 # written into KSRC. Incremental: re-running rebuilds only what changed.
 # GUEST_FRAGMENTS="FILE..." replaces the two fragments (scripts/bench.sh
 # builds base and patched without kunit.config, whose series suites the base
-# tree lacks).
+# tree lacks). GUEST_CONFIG_ONLY=1 stops after the config (scripts/bisect-build.sh).
 . "$(dirname "$0")/lib.sh"
 
 KSRC=$(realpath "${1:-$KSRC}")
@@ -39,6 +39,7 @@ fi
 kmake olddefconfig
 
 check_config "$O" "${FRAGMENTS[@]}"
+[ -z "${GUEST_CONFIG_ONLY:-}" ] || exit 0
 
 say "building bzImage in $O (-j$JOBS)"
 kmake -j"$JOBS" bzImage

@@ -27,7 +27,9 @@
 #   GUEST_PLUGIN (QEMU's -plugin, TCG only; make bench BENCH_PROFILE=N),
 #   GUEST_MEM=6G (the guest's RAM, QEMU's -m; KASAN's shadow takes an
 #   eighth, the udmabuf selftest 2.2 GiB of huge pages),
-#   TESTS_LIST (default guest/tests.list)
+#   TESTS_LIST (default guest/tests.list),
+#   GUEST_KUNIT=0 (boot with kunit.enable=0 and leave the kunit-x86_64 line
+#   out: a second test guest that runs only selftests, see scripts/test.sh)
 . "$(dirname "$0")/lib.sh"
 
 BZIMAGE=$(realpath "${1:-$OUT/guest-x86_64/arch/x86/boot/bzImage}")
@@ -109,6 +111,7 @@ APPEND+=" guest.mode=$GUEST_MODE guest.timeout=$GUEST_TEST_TIMEOUT"
 # report, mdelay() or not. The kernel reads no5lvl before start_kernel()
 # and so lists it as "Unknown" at boot.
 [ "$GUEST_MODE" != tests ] || APPEND+=" movablecore=1G no5lvl"
+[ "${GUEST_KUNIT:-1}" != 0 ] || APPEND+=" kunit.enable=0"
 APPEND+=" ${GUEST_APPEND:-}"
 
 say "booting $BZIMAGE (timeout ${GUEST_TIMEOUT}s), console in $LOG"
@@ -206,8 +209,11 @@ fi
 bp=1 bf=0
 [ ${#problems[@]} -eq 0 ] || { bp=0; bf=1; }
 
+if [ "${GUEST_KUNIT:-1}" = 0 ]; then
+	kp=0 kf=0 ks=0 summary="not run (GUEST_KUNIT=0)"
+fi
 {
-	echo "kunit-x86_64 $kp $kf $ks"
+	[ "${GUEST_KUNIT:-1}" = 0 ] || echo "kunit-x86_64 $kp $kf $ks"
 	echo "$stname $sp $sf $ss"
 	echo "boot-x86_64 $bp $bf"
 } > "$LOG.results"
@@ -229,6 +235,8 @@ for suite in json.load(open(sys.argv[1])).get('sub_groups', []):
 PY
 echo "$stname:"
 printf '  %s\n' "${rows[@]}"
+# how long each test took, as the guest's clock saw it (TCG: not hardware time)
+grep -E '^guest: up |^GUEST-TEST-TIME: ' "$clean" | sed 's/^GUEST-TEST-TIME: /  time: /; s/^guest: /  /' || true
 for p in "${problems[@]}"; do
 	echo "PROBLEM: $p"
 done

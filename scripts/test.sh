@@ -1,8 +1,12 @@
 #!/bin/bash
 # make test: everything that can be checked, counted in one line.
-#   checkpatch on each patch, the materialise/export round trip, a UML build
-#   of each commit, the KUnit suites on UML, and one x86_64 QEMU guest that
-#   runs the KUnit suites at boot and then the selftests.
+#   checkpatch on each patch, the semantic patch's fixtures, the
+#   materialise/export round trip, the KUnit suites on UML, the objects of
+#   each commit (bisect), and the x86_64 debug kernel in QEMU: one guest
+#   runs the KUnit suites at boot and the first part of guest/tests.list,
+#   a second guest, at the same time, the part after its "#@second-guest"
+#   line (each guest is one busy vCPU most of the time: two use both cores).
+# Every step prints how long it took; the table at the end sums them up.
 # Ends with "N passed, N failed, N skipped".
 . "$(dirname "$0")/lib.sh"
 
@@ -10,6 +14,19 @@ passed=0 failed=0 skipped=0
 mkdir -p "$OUT"
 lines=$OUT/test.lines
 : > "$lines"
+times=()
+t0=$SECONDS
+
+# timed NAME COMMAND...: run it, then say how long it took
+timed() {
+	local name=$1 s=$SECONDS rc=0
+	shift
+	say "$name"
+	"$@" || rc=$?
+	times+=("$(printf '%-34s %5d s' "$name" $((SECONDS - s)))")
+	say "$name: $((SECONDS - s)) s"
+	return $rc
+}
 
 # Steps that print one "PASS|FAIL ..." line per test.
 step() {
@@ -38,47 +55,80 @@ tally() {
 	done < "$1"
 }
 
-"$TOP/scripts/deps.sh"
-if ! "$TOP/scripts/materialise.sh"; then
+timed "packages" "$TOP/scripts/deps.sh"
+if ! timed "materialise" "$TOP/scripts/materialise.sh"; then
 	echo "0 passed, 1 failed"
 	exit 1
 fi
 
-say "checkpatch"
-step "$TOP/scripts/checkpatch.sh"
-say "semantic patch fixtures"
-step "$TOP/scripts/cocci-test.sh" "$KSRC/scripts/coccinelle/api/filemap_grab_folios.cocci"
-say "round trip"
-step "$TOP/scripts/roundtrip.sh"
-say "each commit builds (UML)"
-step "$TOP/scripts/bisect-build.sh"
+timed "checkpatch" step "$TOP/scripts/checkpatch.sh"
+timed "semantic patch fixtures" step "$TOP/scripts/cocci-test.sh" \
+	"$KSRC/scripts/coccinelle/api/filemap_grab_folios.cocci"
+timed "round trip" step "$TOP/scripts/roundtrip.sh"
 
-say "KUnit on UML"
-rm -f "$OUT/kunit-uml.results"
-"$TOP/scripts/kunit-uml.sh" > "$OUT/kunit-uml.out" 2>&1 || true
-tail -n 5 "$OUT/kunit-uml.out"
-if [ -f "$OUT/kunit-uml.results" ]; then
-	tally "$OUT/kunit-uml.results"
-else
-	echo "FAIL kunit-uml (no result)"; failed=$((failed + 1))
-fi
+kunit_uml() {
+	rm -f "$OUT/kunit-uml.results"
+	"$TOP/scripts/kunit-uml.sh" > "$OUT/kunit-uml.out" 2>&1 || true
+	tail -n 5 "$OUT/kunit-uml.out"
+	if [ -f "$OUT/kunit-uml.results" ]; then
+		tally "$OUT/kunit-uml.results"
+	else
+		echo "FAIL kunit-uml (no result)"; failed=$((failed + 1))
+	fi
+}
+timed "KUnit on UML (build and run)" kunit_uml
+timed "each commit compiles (UML, x86_64)" step "$TOP/scripts/bisect-build.sh"
 
-say "x86_64 guest: KUnit at boot, then the selftests"
-rm -f "$OUT/guest.log.results" "$OUT/guest.log.splat"
-if "$TOP/scripts/guest-kernel.sh" > "$OUT/guest-kernel.out" 2>&1 &&
-   "$TOP/scripts/guest-selftests.sh" > "$OUT/guest-selftests.out" 2>&1; then
-	"$TOP/scripts/guest-run.sh" "" "" "$OUT/guest.log" || true
+# The x86_64 guests. guest/tests.list up to its "#@second-guest" line runs
+# in the first guest, after KUnit; the rest in the second; kmemleak, the
+# last line, in both (a leak anywhere before it fails it).
+list=${TESTS_LIST:-$TOP/guest/tests.list}
+la=$OUT/guest-a.list lb=$OUT/guest-b.list
+rm -f "$la" "$lb"
+awk -v a="$la" -v b="$lb" '
+	/^#@second-guest/ { f = b; next }
+	/^kmemleak[ \t]/ { k = $0; next }
+	/^[^#]/ && f { nb++ }
+	{ print > (f ? f : a) }
+	END { if (k != "") { print k >> a; if (nb) print k >> b } }
+' "$list"
+logs=("$OUT/guest.log")
+[ ! -s "$lb" ] || logs+=("$OUT/guest.log2")
+guests() {
+	rm -f "$OUT"/guest.log*.results "$OUT"/guest.log*.splat
+	TESTS_LIST=$la "$TOP/scripts/guest-run.sh" "" "" "$OUT/guest.log" > "$OUT/guest-a.out" 2>&1 &
+	local a=$! b=
+	if [ ${#logs[@]} = 2 ]; then
+		TESTS_LIST=$lb GUEST_KUNIT=0 "$TOP/scripts/guest-run.sh" "" "" "$OUT/guest.log2" > "$OUT/guest-b.out" 2>&1 &
+		b=$!
+	fi
+	wait $a || true
+	[ -z "$b" ] || wait $b || true
+	cat "$OUT/guest-a.out" ${b:+"$OUT/guest-b.out"}
+}
+if timed "x86_64 debug kernel" "$TOP/scripts/guest-kernel.sh" > "$OUT/guest-kernel.out" 2>&1 &&
+   timed "selftests" "$TOP/scripts/guest-selftests.sh" > "$OUT/guest-selftests.out" 2>&1; then
+	timed "x86_64 guests (${#logs[@]} in parallel)" guests
 else
 	tail -n 30 "$OUT/guest-kernel.out" "$OUT/guest-selftests.out" 2>/dev/null
 fi
-if [ -f "$OUT/guest.log.results" ]; then
-	tally "$OUT/guest.log.results"
-else
-	echo "FAIL guest (no result)"; failed=$((failed + 1))
-fi
-# a kernel splat's call trace next to the verdict it failed
-[ ! -s "$OUT/guest.log.splat" ] || { echo "the first kernel splat:"; cat "$OUT/guest.log.splat"; }
+for l in "${logs[@]}"; do
+	r=$l.results
+	if [ -f "$r" ]; then
+		echo "--- ${r##*/}"
+		tally "$r"
+	else
+		echo "FAIL guest (no ${r##*/})"; failed=$((failed + 1))
+	fi
+	# a kernel splat's call trace next to the verdict it failed
+	s=${r%.results}.splat
+	[ ! -s "$s" ] || { echo "the first kernel splat (${s##*/}):"; cat "$s"; }
+done
 
+echo
+echo "time per step:"
+printf '  %s\n' "${times[@]}"
+printf '  %-34s %5d s\n' "total" $((SECONDS - t0))
 echo
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
