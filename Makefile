@@ -3,7 +3,7 @@
 
 S := scripts
 
-.PHONY: help test bench bench-kunit phases materialise export check checkpatch \
+.PHONY: help test bench bench-kunit materialise export check checkpatch \
 	roundtrip bisect kunit kunit-x86_64 guest deps clean cocci cocci-report
 
 help:
@@ -14,8 +14,6 @@ help:
 	@echo "make test          everything, ending with 'N passed, N failed'"
 	@echo "make bench-kunit   in-kernel benchmark: per-folio loop vs batch (UML;"
 	@echo "                   ARCH=x86_64 for the QEMU guest)"
-	@echo "make phases        where a MADV_POPULATE_WRITE spends its time in the"
-	@echo "                   patched UML kernel, phase by phase (bench/phases.diff)"
 	@echo "make materialise   build/linux = base + the series of patches/stack (git am)"
 	@echo "make export        build/linux commits -> patches/NAME/ per series"
 	@echo "make check         the quick loop: checkpatch, round trip, KUnit on UML"
@@ -35,9 +33,6 @@ bench:
 
 bench-kunit:
 	$(S)/bench-kunit.sh $(ARCH)
-
-phases:
-	$(S)/phases.sh
 
 materialise:
 	$(S)/materialise.sh
