@@ -1,8 +1,8 @@
 #!/bin/bash
 # make test: everything that can be checked, counted in one line.
 #   checkpatch on each patch, the semantic patch's fixtures, the
-#   materialise/export round trip, the KUnit suites on UML, the objects of
-#   each commit (bisect), and the x86_64 debug kernel in QEMU: one guest
+#   materialise/export round trip, the KUnit suites on UML, the x86_64
+#   debug kernel, the objects of each commit (bisect), and QEMU: one guest
 #   runs the KUnit suites at boot and the first part of guest/tests.list,
 #   a second guest, at the same time, the part after its "#@second-guest"
 #   line (each guest is one busy vCPU most of the time: two use both cores).
@@ -77,6 +77,10 @@ kunit_uml() {
 	fi
 }
 timed "KUnit on UML (build and run)" kunit_uml
+kernel_ok=1
+timed "x86_64 debug kernel" "$TOP/scripts/guest-kernel.sh" > "$OUT/guest-kernel.out" 2>&1 ||
+	kernel_ok=0
+# after the two full builds, which say for which architecture a file is built
 timed "each commit compiles (UML, x86_64)" step "$TOP/scripts/bisect-build.sh"
 
 # The x86_64 guests. guest/tests.list up to its "#@second-guest" line runs
@@ -106,7 +110,7 @@ guests() {
 	[ -z "$b" ] || wait $b || true
 	cat "$OUT/guest-a.out" ${b:+"$OUT/guest-b.out"}
 }
-if timed "x86_64 debug kernel" "$TOP/scripts/guest-kernel.sh" > "$OUT/guest-kernel.out" 2>&1 &&
+if [ $kernel_ok = 1 ] &&
    timed "selftests" "$TOP/scripts/guest-selftests.sh" > "$OUT/guest-selftests.out" 2>&1; then
 	timed "x86_64 guests (${#logs[@]} in parallel)" guests
 else
