@@ -9,11 +9,13 @@
  * and the node's FilePages must come back to their baseline once the file
  * is closed, and a request that fits must still succeed afterwards.
  *
- * The LRU lists' sizes are checked too: the pages of a batch are added to
- * their list's size once per run, so memory.stat's "unevictable" (where
+ * The LRU lists' sizes are checked too: memory.stat's "unevictable" (where
  * guest_memfd's folios go) must grow by exactly what fallocate() made, and
  * "inactive_anon" plus "active_anon" by what a memfd's fallocate() made, and
- * both must come back when the files are closed.
+ * both must come back when the files are closed. New folios wait in the
+ * per-CPU LRU batch of the CPU that made them before they are counted on
+ * a list: the test runs on one CPU and drains that CPU's batches
+ * (MADV_COLD calls lru_add_drain()) before it reads the sizes.
  *
  * Prints one "ok N ..." / "not ok N ..." line per check and exits 0 only if
  * all passed (4: skipped, no /dev/kvm or no memory controller).
@@ -26,7 +28,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,11 +43,39 @@
 /* What the anon list checks allow for the test's own pages. */
 #define SLACK (64 * 1024L)
 
+/* Put the folios waiting in this CPU's LRU batches on their lists. */
+static void lru_drain(void)
+{
+	static char *page;
+
+	if (!page) {
+		page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (page == MAP_FAILED) {
+			perror("mmap");
+			exit(1);
+		}
+		page[0] = 1;
+	}
+	if (madvise(page, 4096, MADV_COLD)) {
+		perror("madvise(MADV_COLD)");
+		exit(1);
+	}
+}
+
 /* The cgroup's pages on the anon LRU lists. */
 static long anon_lru(void)
 {
+	lru_drain();
 	return get(CG "/memory.stat", "inactive_anon ") +
 	       get(CG "/memory.stat", "active_anon ");
+}
+
+/* The cgroup's pages on the unevictable LRU list. */
+static long unevictable_lru(void)
+{
+	lru_drain();
+	return get(CG "/memory.stat", "unevictable ");
 }
 
 static int gmem(int vm, long size)
@@ -58,9 +90,17 @@ int main(void)
 	long base_cur, base_file, cur, file, base_unevictable, unevictable;
 	long base_anon, anon;
 	char pid[32];
+	cpu_set_t cpus;
 	int kvm, vm, fd, r;
 
 	setvbuf(stdout, NULL, _IONBF, 0);
+	/* one CPU, whose LRU batches lru_drain() empties */
+	CPU_ZERO(&cpus);
+	CPU_SET(sched_getcpu(), &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus)) {
+		perror("sched_setaffinity");
+		return 1;
+	}
 	kvm = open("/dev/kvm", O_RDWR);
 	if (kvm < 0) {
 		printf("skip: no /dev/kvm\n");
@@ -108,7 +148,7 @@ int main(void)
 	check(cur <= base_cur + 64 * 1024, "memory.current back to baseline after close");
 
 	/* What fits still works, and is charged exactly. */
-	base_unevictable = get(CG "/memory.stat", "unevictable ");
+	base_unevictable = unevictable_lru();
 	fd = gmem(vm, 8 * MIB);
 	r = fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, 8 * MIB);
 	if (r)
@@ -116,14 +156,14 @@ int main(void)
 	check(fd >= 0 && r == 0, "fallocate within memory.max succeeds");
 	file = get(CG "/memory.stat", "file ");
 	check(file - base_file == 8 * MIB, "8 MiB charged as file pages");
-	unevictable = get(CG "/memory.stat", "unevictable ");
+	unevictable = unevictable_lru();
 	printf("# unevictable %ld -> %ld\n", base_unevictable, unevictable);
 	check(unevictable - base_unevictable == 8 * MIB,
 	      "8 MiB on the unevictable list");
 	close(fd);
 	file = get(CG "/memory.stat", "file ");
 	check(file == base_file, "and uncharged after close");
-	unevictable = get(CG "/memory.stat", "unevictable ");
+	unevictable = unevictable_lru();
 	check(unevictable == base_unevictable,
 	      "and off the unevictable list after close");
 
