@@ -15,7 +15,9 @@
  * both must come back when the files are closed. New folios wait in the
  * per-CPU LRU batch of the CPU that made them before they are counted on
  * a list: the test runs on one CPU and drains that CPU's batches
- * (MADV_COLD calls lru_add_drain()) before it reads the sizes.
+ * (MADV_COLD calls lru_add_drain()) right after each fallocate(), before
+ * any read of memory.stat (a read flushes the memcg statistics only when
+ * many updates are pending, so a drain after one would go unseen).
  *
  * Prints one "ok N ..." / "not ok N ..." line per check and exits 0 only if
  * all passed (4: skipped, no /dev/kvm or no memory controller).
@@ -66,7 +68,6 @@ static void lru_drain(void)
 /* The cgroup's pages on the anon LRU lists. */
 static long anon_lru(void)
 {
-	lru_drain();
 	return get(CG "/memory.stat", "inactive_anon ") +
 	       get(CG "/memory.stat", "active_anon ");
 }
@@ -74,7 +75,6 @@ static long anon_lru(void)
 /* The cgroup's pages on the unevictable LRU list. */
 static long unevictable_lru(void)
 {
-	lru_drain();
 	return get(CG "/memory.stat", "unevictable ");
 }
 
@@ -148,9 +148,11 @@ int main(void)
 	check(cur <= base_cur + 64 * 1024, "memory.current back to baseline after close");
 
 	/* What fits still works, and is charged exactly. */
+	lru_drain();
 	base_unevictable = unevictable_lru();
 	fd = gmem(vm, 8 * MIB);
 	r = fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, 8 * MIB);
+	lru_drain();
 	if (r)
 		printf("# fallocate: %s\n", strerror(errno));
 	check(fd >= 0 && r == 0, "fallocate within memory.max succeeds");
@@ -175,6 +177,7 @@ int main(void)
 	base_anon = anon_lru();
 	fd = memfd_create("memcg_charge", 0);
 	r = fd < 0 ? -1 : fallocate(fd, 0, 0, 8 * MIB);
+	lru_drain();
 	if (r)
 		printf("# memfd fallocate: %s\n", strerror(errno));
 	check(r == 0, "memfd fallocate within memory.max succeeds");
