@@ -63,6 +63,12 @@ static void lru_drain(void)
 		perror("madvise(MADV_COLD)");
 		exit(1);
 	}
+	/*
+	 * A read of memory.stat flushes the memcg statistics only when many
+	 * updates are pending; the periodic flush, every 2 s, flushes them
+	 * all. Wait for it, so that the batch just drained is counted.
+	 */
+	sleep(3);
 }
 
 /* The cgroup's pages on the anon LRU lists. */

@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/falloc.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,47 @@ static long page;
 static long shmem_stat(void)
 {
 	return get(CG "/memory.stat", "shmem ");
+}
+
+/*
+ * New folios wait in the per-CPU LRU batch of the CPU that made them, and
+ * hold a reference there: a file closed while some do is freed, and
+ * uncharged, only when that batch drains. The test runs on one CPU and
+ * drains its batches (MADV_COLD calls lru_add_drain()) after every
+ * fallocate(), so that a close gives everything back at once.
+ */
+static void lru_drain(void)
+{
+	static char *p;
+
+	if (!p) {
+		p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED) {
+			perror("mmap");
+			exit(1);
+		}
+		p[0] = 1;
+	}
+	if (madvise(p, 4096, MADV_COLD)) {
+		perror("madvise(MADV_COLD)");
+		exit(1);
+	}
+	/*
+	 * A read of memory.stat flushes the memcg statistics only when many
+	 * updates are pending; the periodic flush, every 2 s, flushes them
+	 * all. Wait for it, so that the batch just drained is counted.
+	 */
+	sleep(3);
+}
+
+static int falloc(int fd, int mode, off_t offset, off_t len)
+{
+	int r = fallocate(fd, mode, offset, len), e = errno;
+
+	lru_drain();
+	errno = e;
+	return r;
 }
 
 static long blocks(int fd)
@@ -119,7 +161,7 @@ static void test_fill(void)
 		nwritten++;
 	}
 	check(blocks(fd) == nwritten * page, "st_blocks: the pages written");
-	r = fallocate(fd, 0, 0, size);
+	r = falloc(fd, 0, 0, size);
 	if (r)
 		printf("# fallocate: %s\n", strerror(errno));
 	check(r == 0, "fallocate over holes and written pages succeeds");
@@ -130,7 +172,7 @@ static void test_fill(void)
 	check(contents_ok(fd, size, written, 1), "written pages intact, the rest zero");
 
 	/* Again over what is there now: nothing changes. */
-	check(fallocate(fd, 0, 0, size) == 0 && blocks(fd) == size &&
+	check(falloc(fd, 0, 0, size) == 0 && blocks(fd) == size &&
 	      shmem_stat() == shmem, "a second fallocate adds nothing");
 	close(fd);
 	check(shmem_stat() == base_shmem, "memcg shmem back to baseline after close");
@@ -168,7 +210,7 @@ static void test_swapped(void)
 		goto out;
 	}
 	check(out > pages - nwritten, "swapped: pages pushed out to swap");
-	r = fallocate(fd, 0, 0, size);
+	r = falloc(fd, 0, 0, size);
 	if (r)
 		printf("# fallocate: %s\n", strerror(errno));
 	check(r == 0, "swapped: fallocate over swap entries and holes succeeds");
@@ -208,12 +250,12 @@ static void test_enospc(void)
 	fd1 = open(MNT "/a", O_RDWR | O_CREAT, 0600);
 	fd2 = open(MNT "/b", O_RDWR | O_CREAT, 0600);
 	check(fd1 >= 0 && fd2 >= 0, "two files on the tmpfs");
-	check(fallocate(fd1, 0, 0, 3 * MIB) == 0, "fallocate of 3 MiB of 4 succeeds");
+	check(falloc(fd1, 0, 0, 3 * MIB) == 0, "fallocate of 3 MiB of 4 succeeds");
 	write_page(fd2, 3, 2);
 	write_page(fd2, 100, 2);
 	free_before = tmpfs_free();
 	b = blocks(fd2);
-	r = fallocate(fd2, 0, 0, 2 * MIB);
+	r = falloc(fd2, 0, 0, 2 * MIB);
 	check(r < 0 && errno == ENOSPC, "fallocate of 2 MiB more fails with ENOSPC");
 	check(blocks(fd2) == b, "st_blocks of the file as before");
 	check(tmpfs_free() == free_before, "tmpfs free blocks as before");
@@ -244,7 +286,7 @@ static void test_enomem(void)
 		check(0, "memory.max = 16M");
 		return;
 	}
-	r = fallocate(fd, 0, 0, 64 * MIB);
+	r = falloc(fd, 0, 0, 64 * MIB);
 	if (r)
 		printf("# fallocate: %s\n", strerror(errno));
 	check(r < 0 && errno == ENOMEM, "fallocate over memory.max fails with ENOMEM");
@@ -252,7 +294,7 @@ static void test_enomem(void)
 	printf("# memcg shmem %ld -> %ld, memory.current %ld -> %ld\n", base_shmem,
 	       shmem_stat(), base_cur, get(CG "/memory.current", NULL));
 	check(shmem_stat() == base_shmem, "memcg shmem back to baseline");
-	r = fallocate(fd, 0, 0, 8 * MIB);
+	r = falloc(fd, 0, 0, 8 * MIB);
 	check(r == 0 && blocks(fd) == 8 * MIB, "8 MiB within memory.max succeeds");
 	close(fd);
 	check(shmem_stat() == base_shmem, "and is uncharged after close");
@@ -263,8 +305,17 @@ int main(void)
 {
 	char pid[32];
 
+	cpu_set_t cpus;
+
 	setvbuf(stdout, NULL, _IONBF, 0);
 	page = sysconf(_SC_PAGESIZE);
+	/* one CPU, whose LRU batches lru_drain() empties */
+	CPU_ZERO(&cpus);
+	CPU_SET(sched_getcpu(), &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus)) {
+		perror("sched_setaffinity");
+		return 1;
+	}
 	if (put("/sys/fs/cgroup/cgroup.subtree_control", "+memory")) {
 		printf("skip: no memory controller (%s)\n", strerror(errno));
 		return 4;
