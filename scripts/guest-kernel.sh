@@ -1,17 +1,18 @@
 #!/bin/bash
 # Build the x86_64 test-guest kernel: tinyconfig + configs/guest-x86_64.config + configs/debug-x86_64.config
-# + configs/kunit.config (the KUnit suites, built in, run at boot).
+# + configs/kunit.config and configs/kunit-guest.config (the KUnit suites,
+# built in, run at boot).
 # Usage: guest-kernel.sh [KSRC] [O]
 # Any kernel tree works (base or patched); all output goes to O, nothing is
 # written into KSRC. Incremental: re-running rebuilds only what changed.
-# GUEST_FRAGMENTS="FILE..." replaces the two fragments (scripts/bench.sh
-# builds base and patched without kunit.config, whose series suites the base
-# tree lacks). GUEST_CONFIG_ONLY=1 stops after the config (scripts/bisect-build.sh).
+# GUEST_FRAGMENTS="FILE..." replaces the fragments (scripts/bench.sh builds
+# base and patched without the KUnit ones, whose series suites the base tree
+# lacks). GUEST_CONFIG_ONLY=1 stops after the config (scripts/bisect-build.sh).
 . "$(dirname "$0")/lib.sh"
 
 KSRC=$(realpath "${1:-$KSRC}")
 O=${2:-$OUT/guest-x86_64}
-read -r -a FRAGMENTS <<< "${GUEST_FRAGMENTS:-$TOP/configs/guest-x86_64.config $TOP/configs/debug-x86_64.config $TOP/configs/kunit.config}"
+read -r -a FRAGMENTS <<< "${GUEST_FRAGMENTS:-$TOP/configs/guest-x86_64.config $TOP/configs/debug-x86_64.config $TOP/configs/kunit.config $TOP/configs/kunit-guest.config}"
 
 [ -f "$KSRC/Makefile" ] || die "$KSRC is not a kernel tree"
 for f in "${FRAGMENTS[@]}"; do

@@ -13,5 +13,15 @@ python3 tools/testing/kunit/kunit.py run \
 	--make_options CC="$CC_WRAP" "$@" 2>&1 | tee "$log"
 set -e
 read -r p f s < <("$TOP/scripts/count.sh" "$log")
+# A splat in the kernel's log (a VM_BUG_ON_FOLIO(), a WARN, a bad page
+# state) fails the run, even where every test passed: the expression of
+# scripts/guest-run.sh.
+splats=$(grep -aE '(^|\] )(WARNING: |BUG: )|kernel BUG at|Oops: |Kernel panic|UBSAN: ' \
+	"$OUT/kunit-uml/test.log" 2>/dev/null || true)
+if [ -n "$splats" ]; then
+	echo "FAIL kunit-uml: $(echo "$splats" | wc -l) kernel splats in $OUT/kunit-uml/test.log:"
+	echo "$splats" | head -n 5
+	f=$((f + 1))
+fi
 echo "kunit-uml $p $f $s" > "$OUT/kunit-uml.results"
 [ "$f" -eq 0 ]

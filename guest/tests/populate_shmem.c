@@ -19,6 +19,8 @@
  *   what was filled still there (a fault per 64 KiB, not per page);
  * - userfaultfd missing mode: every page still reaches the handler;
  * - tmpfs huge=always: large folios by default, none under MADV_NOHUGEPAGE;
+ *   the large folios that the faults make over memory freed dirty read back
+ *   zero;
  * - the LRU state the write faults leave (classic LRU, per kpageflags):
  *   after MADV_POPULATE_WRITE of a new memfd every folio is referenced and
  *   inactive, marked accessed once as by a write fault and GUP's touch; a
@@ -463,8 +465,11 @@ static void test_huge(void)
 	else
 		check(0, "huge: MADV_NOHUGEPAGE + MADV_POPULATE_WRITE: %s",
 		      strerror(errno));
-	if (p != MAP_FAILED)
+	if (p != MAP_FAILED) {
+		/* freed dirty, for the PMD-sized folios below to reuse */
+		memset(p, 0xa5, SIZE);
 		munmap(p, SIZE);
+	}
 	close(fd);
 	unlink("/tmp/populate_shmem/f");
 
@@ -472,11 +477,13 @@ static void test_huge(void)
 	if (fd < 0 || ftruncate(fd, SIZE))
 		goto out;
 	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p != MAP_FAILED && !madvise(p, SIZE, MADV_POPULATE_WRITE))
+	if (p != MAP_FAILED && !madvise(p, SIZE, MADV_POPULATE_WRITE)) {
 		check(get("/proc/meminfo", "ShmemHugePages:") > huge0,
 		      "huge: by default, PMD-sized folios (%ld kB)",
 		      get("/proc/meminfo", "ShmemHugePages:") - huge0);
-	else
+		/* each zeroed whole by its fault */
+		check(!nonzero(p, SIZE), "huge: every page zero");
+	} else
 		check(0, "huge: MADV_POPULATE_WRITE: %s", strerror(errno));
 	if (p != MAP_FAILED)
 		munmap(p, SIZE);
