@@ -186,6 +186,10 @@ def main():
         'warm-up); ratios of medians, "vs memset/memcpy" on the patched kernel.'
         % (meta['mib'], arch, n['patched'] or n['base'], meta['boots'], meta['reps'],
            meta['warmup']),
+        'Memory cgroup: %s.' % {
+            None: 'root (runs before BENCH_MEMCG)', 'root': 'root, nothing charged',
+            'bench': 'a cgroup of its own, no limit'}.get(
+                meta.get('memcg'), 'a cgroup of its own, memory.max %s MiB' % meta.get('memcg')),
         'base %s (%s %.12s), patched %s (%s %.12s, base + %s commits); %s, %s.'
         % (rel['base'], meta.get('base_ref'), meta.get('base_commit', ''),
            rel['patched'], meta.get('patched_ref'), meta.get('patched_commit', ''),

@@ -24,6 +24,10 @@
 #   BENCH_BASE=base, BENCH_PATCHED=series (git refs of build/linux),
 #   BENCH_APPEND (more kernel command line, both kernels), BENCH_TAG (the
 #   results go to build/bench/ARCH-MIB-TAG instead),
+#   BENCH_MEMCG (the memory cgroup popbench runs in: "bench", the default,
+#   a cgroup of its own without a limit; N, the same with memory.max at N
+#   MiB, the reclaim path; "root", the root cgroup, where nothing is
+#   charged),
 #   BENCH_TIMEOUT (seconds per boot), BENCH_ICOUNT=1 (x86_64 under TCG:
 #   QEMU's -icount shift=0, so that the guest's clocks count instructions,
 #   one per nanosecond; see below), BENCH_PROFILE=N (BENCH_ICOUNT=1, and
@@ -56,6 +60,9 @@ PATCHED_REF=${BENCH_PATCHED:-series}
 [[ ${BENCH_TAG:-} =~ ^[a-z0-9-]*$ ]] || die "BENCH_TAG=$BENCH_TAG: letters, digits and dashes"
 [[ ${BENCH_APPEND:-} =~ ^[a-zA-Z0-9_.,=\ -]*$ ]] || die "BENCH_APPEND=$BENCH_APPEND: kernel parameters, space separated"
 PROG=${BENCH_PROG:-popbench}
+MEMCG=${BENCH_MEMCG:-bench}
+[[ $MEMCG =~ ^(bench|root|[1-9][0-9]*)$ ]] ||
+	die "BENCH_MEMCG=$MEMCG: bench, root or a size in MiB"
 PROFILE=${BENCH_PROFILE:-}
 if [ -n "$PROFILE" ]; then
 	[[ $PROFILE =~ ^[1-9][0-9]*$ ]] || die "BENCH_PROFILE=$PROFILE: a number of functions"
@@ -190,8 +197,21 @@ if [ -n "$PROFILE" ]; then
 fi
 # -t (x86_64): all guest memory written once before the samples, or QEMU's
 # first touch of a page lands in a sample; on UML the warm-up is enough.
+# The samples are charged to a memory cgroup of their own (BENCH_MEMCG), as
+# a user's would be; a cgroup that cannot be made ends the boot.
 cat > "$stage/bench/run" <<EOF
 #!/bin/sh
+set -e
+if [ "$MEMCG" != root ]; then
+	mkdir -p /sys/fs/cgroup
+	grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts ||
+		mount -t cgroup2 cgroup2 /sys/fs/cgroup
+	echo +memory > /sys/fs/cgroup/cgroup.subtree_control
+	mkdir -p /sys/fs/cgroup/bench
+	[ "$MEMCG" = bench ] || echo \$(($MEMCG * 1048576)) > /sys/fs/cgroup/bench/memory.max
+	echo \$\$ > /sys/fs/cgroup/bench/cgroup.procs
+	echo "POPBENCH-MEMCG \$(cat /proc/self/cgroup) memory.max \$(cat /sys/fs/cgroup/bench/memory.max)"
+fi
 exec /bench/popbench$touch -s $MIB -r $REPS -w $WARMUP${BENCH_PATHS:+ -p $BENCH_PATHS}
 EOF
 if [ "$PROG" = fgbench ]; then
@@ -326,6 +346,7 @@ mkdir -p "$RES/logs"
 	echo "warmup=$WARMUP"
 	echo "paths=${BENCH_PATHS:-all}"
 	echo "program=$PROG"
+	echo "memcg=$MEMCG"
 	echo "memory_mib=$mem"
 	echo "base_ref=$BASE_REF"
 	echo "base_commit=$(git -C "$BASE_SRC" rev-parse HEAD)"
