@@ -1,5 +1,6 @@
 #!/bin/bash
-# Run the KUnit suites of configs/kunit.config on UML with kunit.py.
+# Run the KUnit suites of configs/kunit.config on UML with kunit.py, with
+# configs/kunit-debug.config's checks.
 # Usage: kunit-uml.sh [extra kunit.py run arguments]
 . "$(dirname "$0")/lib.sh"
 
@@ -9,6 +10,7 @@ cd "$KSRC"
 set +e
 python3 tools/testing/kunit/kunit.py run \
 	--kunitconfig="$TOP/configs/kunit.config" \
+	--kunitconfig="$TOP/configs/kunit-debug.config" \
 	--build_dir="$OUT/kunit-uml" --jobs="$JOBS" \
 	--make_options CC="$CC_WRAP" "$@" 2>&1 | tee "$log"
 set -e
