@@ -180,11 +180,17 @@ def main():
     if meta.get('icount'):
         arch = arch[:-1] + ', -icount %s; a guest ns is a guest instruction)' % meta['icount']
     rel = {k: kinfo.get(k, {}).get('release') or '?' for k in KERNELS}
+    what = 'Populating %s MiB' % meta['mib']
+    if meta.get('program') == 'wis':
+        what = ('will-it-scale testcases (bench/wis), NAME-Np with N processes, '
+                'as the time to handle a GiB at the throughput of a sample (bytes '
+                'of an iteration times the iterations of all processes); memset '
+                'and memcpy of %s MiB' % meta['mib'])
     intro = [
-        'Populating %s MiB, %s. ms per GiB: median (min-max) of %s samples per '
+        '%s, %s. ms per GiB: median (min-max) of %s samples per '
         'kernel and path (boots per kernel: %s, samples per boot: %s after %s '
         'warm-up); ratios of medians, "vs memset/memcpy" on the patched kernel.'
-        % (meta['mib'], arch, n['patched'] or n['base'], meta['boots'], meta['reps'],
+        % (what, arch, n['patched'] or n['base'], meta['boots'], meta['reps'],
            meta['warmup']),
         'Memory cgroup: %s.' % {
             None: 'root (runs before BENCH_MEMCG)', 'root': 'root, nothing charged',

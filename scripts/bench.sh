@@ -17,6 +17,11 @@
 # filemap_add_folio()), the same code in both kernels; results in
 # build/bench/ARCH-fgbench-MIB/ (x86_64: configs/bench-x86_64.config has
 # CONFIG_MODULES for it).
+# BENCH_PROG=wis runs the will-it-scale testcases that touch the stack's
+# paths (bench/wis/README: fallocate1, fallocate2, page_fault3, write1,
+# pwrite1, read1, and write1 on ramfs), each with 1 process and, in the
+# x86_64 guest, with 2, beside popbench's memset and memcpy rows; results in
+# build/bench/ARCH-wis-MIB/ (MIB sizes only the noise rows).
 # Environment: BENCH_MIB (256..2048; default 512 on UML, 256 on x86_64),
 #   BENCH_REPS (2 / 3), BENCH_BOOTS (8 / 2), BENCH_WARMUP (1),
 #   BENCH_PATHS (popbench -p: name prefixes, comma separated; a trailing
@@ -74,8 +79,8 @@ if [ -n "$PROFILE" ]; then
 	BENCH_ICOUNT=1
 fi
 case "$PROG" in
-popbench|fgbench) ;;
-*) die "BENCH_PROG=$PROG: popbench or fgbench" ;;
+popbench|fgbench|wis) ;;
+*) die "BENCH_PROG=$PROG: popbench, fgbench or wis" ;;
 esac
 # Memory: the source, memset/memcpy target, one object and the RAM block
 # device of bdev-read (brd) of MIB each, plus the kernel.
@@ -187,6 +192,17 @@ stage=$OUT/bench-stage-$name
 rm -rf "$stage"
 mkdir -p "$stage/bench"
 gcc -O2 -Wall -static -isystem "$hdr/usr/include" -o "$stage/bench/popbench" "$TOP/bench/popbench.c"
+run="/bench/popbench$touch -s $MIB -r $REPS -w $WARMUP${BENCH_PATHS:+ -p $BENCH_PATHS}"
+if [ "$PROG" = wis ]; then
+	say "building the will-it-scale testcases"
+	for t in "$TOP"/bench/wis/tests/*.c; do
+		gcc -O2 -Wall -static -o "$stage/bench/wis-$(basename "$t" .c)" \
+			"$TOP/bench/wis/harness.c" "$t"
+	done
+	install -m 0755 "$TOP/bench/wis/run" "$stage/bench/wis-run"
+	t=${touch# }
+	run="/bench/wis-run $MIB $REPS $WARMUP ${t:--} ${BENCH_PATHS:-}"
+fi
 if [ -n "$PROFILE" ]; then
 	say "building the instruction-count plugin"
 	gcc -O2 -Wall -shared -fPIC -o "$OUT/insnprof.so" "$TOP/bench/insnprof.c"
@@ -212,7 +228,7 @@ if [ "$MEMCG" != root ]; then
 	echo \$\$ > /sys/fs/cgroup/bench/cgroup.procs
 	echo "POPBENCH-MEMCG \$(cat /proc/self/cgroup) memory.max \$(cat /sys/fs/cgroup/bench/memory.max)"
 fi
-exec /bench/popbench$touch -s $MIB -r $REPS -w $WARMUP${BENCH_PATHS:+ -p $BENCH_PATHS}
+exec $run
 EOF
 if [ "$PROG" = fgbench ]; then
 	# The module, built against each kernel; the boot says which it is.

@@ -15,6 +15,16 @@
  *                     folios present (a found folio's FGP handling)
  *   memset            a memset() of a populated kernel buffer of the size:
  *                     no page cache code, the noise of the run
+ *   get-folio-create-oN  get-folio-create with order-N folios (the order
+ *                     hint, a mapping that allows them); NA where the
+ *                     kernel has no large page cache folios
+ * and, in a kernel that has the batched lookup-or-create (FGB_BATCH, set
+ * by Kbuild where pagemap.h declares __filemap_get_folios()), NA in others:
+ *   get-folios-create[-oN]  the same population through __filemap_get_folios(),
+ *                     a batch at a time
+ *   get-folios-one    __filemap_get_folios() for one index at a time, the
+ *                     cost of a batch of one against get-folio-create
+ *   get-folios-lookup get-folio-lookup a batch at a time
  * in turns, reps samples each after a warm-up, and prints one line per
  * sample in popbench's format, which scripts/bench-report.py reads:
  *   SAMPLE path=NAME rep=N ns=NS bytes=B
@@ -22,6 +32,7 @@
  * fails the load (busybox insmod would then load it a second time through
  * init_module(), so a successful run must not return an error).
  */
+#include <linux/folio_batch.h>
 #include <linux/fs.h>
 #include <linux/fs_context.h>
 #include <linux/ktime.h>
@@ -57,22 +68,150 @@ static unsigned long nr_pages;
 static struct folio **spare;
 static char *buf;
 
-static s64 fgb_create(struct address_space *mapping)
+/* -EOPNOTSUPP: the path is not available in this kernel (NA). */
+static int fgb_set_order(struct address_space *mapping, unsigned int order)
 {
-	u64 t = ktime_get_ns();
-	unsigned long i;
+	if (!order)
+		return 0;
+	mapping_set_folio_order_range(mapping, 0, order);
+	return mapping_max_folio_order(mapping) < order ? -EOPNOTSUPP : 0;
+}
 
-	for (i = 0; i < nr_pages; i++) {
-		struct folio *folio = __filemap_get_folio(mapping, i, FGB_CREAT,
+static s64 fgb_create_order(struct address_space *mapping, unsigned int order)
+{
+	fgf_t flags = FGB_CREAT | fgf_set_order(PAGE_SIZE << order);
+	unsigned long i;
+	u64 t;
+
+	if (fgb_set_order(mapping, order))
+		return -EOPNOTSUPP;
+	t = ktime_get_ns();
+	for (i = 0; i < nr_pages; ) {
+		struct folio *folio = __filemap_get_folio(mapping, i, flags,
 						mapping_gfp_mask(mapping));
 
 		if (IS_ERR(folio))
 			return PTR_ERR(folio);
+		if (folio_order(folio) != order) {
+			folio_unlock(folio);
+			folio_put(folio);
+			return -EAGAIN;		/* not the order asked for */
+		}
+		i = folio_next_index(folio);
 		folio_unlock(folio);
 		folio_put(folio);
 	}
 	return ktime_get_ns() - t;
 }
+
+static s64 fgb_create(struct address_space *mapping)
+{
+	return fgb_create_order(mapping, 0);
+}
+
+static s64 fgb_create_o2(struct address_space *mapping)
+{
+	return fgb_create_order(mapping, 2);
+}
+
+static s64 fgb_create_o4(struct address_space *mapping)
+{
+	return fgb_create_order(mapping, 4);
+}
+
+static s64 fgb_create_o9(struct address_space *mapping)
+{
+	return fgb_create_order(mapping, 9);
+}
+
+#ifdef FGB_BATCH
+static void fgb_release(struct folio_batch *fbatch, fgf_t flags)
+{
+	unsigned int i;
+
+	if (flags & FGP_LOCK)
+		for (i = 0; i < folio_batch_count(fbatch); i++)
+			folio_unlock(fbatch->folios[i]);
+	folio_batch_release(fbatch);
+}
+
+/* Batches of up to @step indices over the file, each batch's folios @order. */
+static s64 fgb_batch(struct address_space *mapping, fgf_t flags,
+		unsigned int order, unsigned long step)
+{
+	struct folio_batch fbatch;
+	pgoff_t start = 0;
+	u64 t;
+
+	if (fgb_set_order(mapping, order))
+		return -EOPNOTSUPP;
+	flags |= fgf_set_order(PAGE_SIZE << order);
+	folio_batch_init(&fbatch);
+	t = ktime_get_ns();
+	while (start < nr_pages) {
+		pgoff_t end = nr_pages - start > step ? start + step - 1 :
+							 nr_pages - 1;
+		long nr = __filemap_get_folios(mapping, &start, end, flags,
+				mapping_gfp_mask(mapping), NULL, &fbatch);
+		bool bad = false;
+		unsigned int i;
+
+		if (nr <= 0)
+			return nr ? nr : -EINVAL;
+		for (i = 0; i < nr; i++)
+			bad |= folio_order(fbatch.folios[i]) != order;
+		fgb_release(&fbatch, flags);
+		if (bad)
+			return -EAGAIN;		/* not the order asked for */
+	}
+	return ktime_get_ns() - t;
+}
+
+static s64 fgb_batch_create(struct address_space *mapping)
+{
+	return fgb_batch(mapping, FGB_CREAT, 0, ULONG_MAX);
+}
+
+static s64 fgb_batch_create_o2(struct address_space *mapping)
+{
+	return fgb_batch(mapping, FGB_CREAT, 2, ULONG_MAX);
+}
+
+static s64 fgb_batch_create_o4(struct address_space *mapping)
+{
+	return fgb_batch(mapping, FGB_CREAT, 4, ULONG_MAX);
+}
+
+static s64 fgb_batch_create_o9(struct address_space *mapping)
+{
+	return fgb_batch(mapping, FGB_CREAT, 9, ULONG_MAX);
+}
+
+static s64 fgb_batch_one(struct address_space *mapping)
+{
+	return fgb_batch(mapping, FGB_CREAT, 0, 1);
+}
+
+static s64 fgb_batch_lookup(struct address_space *mapping)
+{
+	s64 made = fgb_create(mapping);
+
+	if (made < 0)
+		return made;
+	return fgb_batch(mapping, FGP_LOCK | FGP_ACCESSED, 0, ULONG_MAX);
+}
+#else
+static s64 fgb_na(struct address_space *mapping)
+{
+	return -EOPNOTSUPP;
+}
+#define fgb_batch_create	fgb_na
+#define fgb_batch_create_o2	fgb_na
+#define fgb_batch_create_o4	fgb_na
+#define fgb_batch_create_o9	fgb_na
+#define fgb_batch_one		fgb_na
+#define fgb_batch_lookup	fgb_na
+#endif
 
 static s64 fgb_add(struct address_space *mapping)
 {
@@ -138,8 +277,17 @@ static const struct {
 } fgb_paths[] = {
 	{ "memset", fgb_memset },
 	{ "get-folio-create", fgb_create },
+	{ "get-folios-create", fgb_batch_create },
+	{ "get-folios-one", fgb_batch_one },
 	{ "add-folio", fgb_add },
 	{ "get-folio-lookup", fgb_lookup },
+	{ "get-folios-lookup", fgb_batch_lookup },
+	{ "get-folio-create-o2", fgb_create_o2 },
+	{ "get-folios-create-o2", fgb_batch_create_o2 },
+	{ "get-folio-create-o4", fgb_create_o4 },
+	{ "get-folios-create-o4", fgb_batch_create_o4 },
+	{ "get-folio-create-o9", fgb_create_o9 },
+	{ "get-folios-create-o9", fgb_batch_create_o9 },
 };
 
 static int __init fgbench_init(void)
@@ -172,6 +320,12 @@ static int __init fgbench_init(void)
 			ns = fgb_paths[i].run(inode->i_mapping);
 			truncate_inode_pages_final(inode->i_mapping);
 			iput(inode);
+			if (ns == -EOPNOTSUPP) {
+				if (!rep)
+					pr_info("NA path=%s reason=not in this kernel\n",
+						fgb_paths[i].name);
+				continue;
+			}
 			if (ns < 0) {
 				pr_info("ERROR path=%s reason=errno_%lld\n",
 					fgb_paths[i].name, -ns);
