@@ -26,6 +26,10 @@ trap 'git -C "$KSRC" checkout -q "$head"' EXIT
 
 ou=$OUT/bisect-um ox=$OUT/bisect-x86_64
 mkdir -p "$ou" "$ox"
+# The per-commit olddefconfig below leaves the .config of the last commit
+# built, which lacks the symbols later series add: configure afresh (the
+# objects stay; only changed options rebuild).
+rm -f "$ox/.config" "$ox/.guest-fragments.sha256"
 (cd "$KSRC" && python3 tools/testing/kunit/kunit.py config \
 	--kunitconfig="$TOP/configs/kunit.config" --build_dir="$ou" \
 	--make_options CC="$CC_WRAP") > "$OUT/bisect-config.log" 2>&1 &&
