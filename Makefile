@@ -3,7 +3,7 @@
 
 S := scripts
 
-.PHONY: help test bench bench-kunit materialise export check checkpatch \
+.PHONY: help test bench materialise export check checkpatch \
 	roundtrip bisect kunit kunit-x86_64 guest deps clean cocci cocci-report
 
 help:
@@ -12,8 +12,6 @@ help:
 	@echo "                   ARCH=x86_64 for the QEMU guest; BENCH_MIB=256..2048,"
 	@echo "                   BENCH_REPS=, BENCH_BOOTS=; results in build/bench/)"
 	@echo "make test          everything, ending with 'N passed, N failed'"
-	@echo "make bench-kunit   in-kernel benchmark: per-folio loop vs batch (UML;"
-	@echo "                   ARCH=x86_64 for the QEMU guest)"
 	@echo "make materialise   build/linux = base + the series of patches/stack (git am)"
 	@echo "make export        build/linux commits -> patches/NAME/ per series"
 	@echo "make check         the quick loop: checkpatch, round trip, KUnit on UML"
@@ -30,9 +28,6 @@ test:
 
 bench:
 	$(S)/bench.sh $(ARCH)
-
-bench-kunit:
-	$(S)/bench-kunit.sh $(ARCH)
 
 materialise:
 	$(S)/materialise.sh

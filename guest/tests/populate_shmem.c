@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * MADV_POPULATE_READ, MADV_POPULATE_WRITE and MAP_POPULATE on shared shmem
- * mappings, which the series fills a run at a time before the faults: what
- * the faults alone would do must still be what happens.
+ * mappings, whose holes the stack's shmem_get_folios() does not fill (the
+ * faults do, as in the base kernel): what the faults do is what must happen.
  *
  * - memfd and MAP_SHARED|MAP_ANONYMOUS: every page resident, zero, and
  *   allocated once (st_blocks of the file behind the mapping);
@@ -14,9 +14,6 @@
  *   nothing;
  * - the file's mtime: MADV_POPULATE_WRITE updates it, as the write faults
  *   did, MADV_POPULATE_READ does not;
- * - a memfd three times its cgroup's memory.max: MAP_POPULATE and
- *   MADV_POPULATE_READ fill at most 2 MiB ahead of the faults, which find
- *   what was filled still there (a fault per 64 KiB, not per page);
  * - userfaultfd missing mode: every page still reaches the handler;
  * - tmpfs huge=always: large folios by default, none under MADV_NOHUGEPAGE;
  *   the large folios that the faults make over memory freed dirty read back
@@ -306,66 +303,6 @@ static void test_mtime(void)
 	close(fd);
 }
 
-/*
- * Under memory pressure: a memfd three times its cgroup's memory.max,
- * populated by MAP_POPULATE and MADV_POPULATE_READ. The pages the series
- * fills are clean and unmapped until a fault maps them, and reclaim frees
- * such pages without writing them out; filled much further ahead of the
- * faults than 2 MiB, they are gone again when the faults reach them,
- * which then allocate every page once more, a fault per page. Filled a
- * chunk ahead, fault-around maps what was filled: the cgroup's pgfault
- * count stays within a quarter of the pages (one fault per 64 KiB of
- * fault_around_bytes, 768 for 48 MiB).
- */
-#define PRESSURE_CG	"/sys/fs/cgroup/populate_shmem"
-#define PRESSURE_SIZE	(48UL << 20)
-
-static void pressure(const char *what, int how)
-{
-	int fd = memfd(0, PRESSURE_SIZE);
-	int flags = MAP_SHARED | (how == MAP_POPULATE ? MAP_POPULATE : 0);
-	long faults = get(PRESSURE_CG "/memory.stat", "pgfault ");
-	char *p;
-	int r = 0;
-
-	p = mmap(NULL, PRESSURE_SIZE, PROT_READ | PROT_WRITE, flags, fd, 0);
-	if (fd < 0 || p == MAP_FAILED) {
-		check(0, "pressure: %s: memfd/mmap: %s", what, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	if (how != MAP_POPULATE)
-		r = madvise(p, PRESSURE_SIZE, how);
-	faults = get(PRESSURE_CG "/memory.stat", "pgfault ") - faults;
-	check(!r, "pressure: %s populated (%s)", what, r ? strerror(errno) : "0");
-	check(faults <= (long)(PRESSURE_SIZE / PAGE / 4),
-	      "pressure: %s: %ld faults for %lu pages", what, faults,
-	      PRESSURE_SIZE / PAGE);
-	munmap(p, PRESSURE_SIZE);
-	close(fd);
-}
-
-static void test_pressure(void)
-{
-	char pid[32];
-
-	snprintf(pid, sizeof(pid), "%d", getpid());
-	put("/sys/fs/cgroup/cgroup.subtree_control", "+memory");
-	mkdir(PRESSURE_CG, 0755);
-	if (put(PRESSURE_CG "/memory.max", "16M") ||
-	    put(PRESSURE_CG "/cgroup.procs", pid)) {
-		check(0, "pressure: cannot set up " PRESSURE_CG ": %s",
-		      strerror(errno));
-		rmdir(PRESSURE_CG);
-		return;
-	}
-	pressure("MAP_POPULATE", MAP_POPULATE);
-	pressure("MADV_POPULATE_READ", MADV_POPULATE_READ);
-	put("/sys/fs/cgroup/cgroup.procs", pid);
-	rmdir(PRESSURE_CG);
-}
-
 struct uffd_arg {
 	int uffd;
 	long faults;
@@ -580,7 +517,6 @@ int main(void)
 	test_eof();
 	test_sealed();
 	test_mtime();
-	test_pressure();
 	test_uffd();
 	test_huge();
 	test_lru();
