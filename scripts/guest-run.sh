@@ -7,7 +7,8 @@
 # Writes LOG (the serial console), LOG.initramfs.cpio.gz, LOG.kunit (kunit.py
 # parse of the boot part), LOG.kunit.json and LOG.results, whose lines are
 #   NAME PASSED FAILED [SKIPPED]
-# and, when the kernel complained, LOG.splat (the first splat's call trace)
+# and, when the kernel complained, LOG.splat (the first splat's call trace),
+# and, when a selftest failed, LOG.failed (the last 30 lines of its output)
 # for kunit-x86_64, selftests (or bench) and boot-x86_64 (the guest reached
 # GUEST-INIT-DONE with no kernel splat). Exits non-zero on any failure.
 # Environment:
@@ -52,7 +53,7 @@ grep -q 'program interpreter' <<< "$(readelf -lW "$BUSYBOX")" &&
 	die "$BUSYBOX is dynamically linked; the initramfs needs busybox-static"
 mkdir -p "$(dirname "$LOG")" "$OUT"
 LOG=$(realpath "$LOG")
-rm -f "$LOG" "$LOG".{initramfs.cpio.gz,kunit,kunit.json,results,splat}
+rm -f "$LOG" "$LOG".{initramfs.cpio.gz,kunit,kunit.json,results,splat,failed}
 
 # --- initramfs -----------------------------------------------------------------
 stage=$(mktemp -d "$OUT/.initramfs.XXXXXX")
@@ -194,6 +195,16 @@ if [ "$GUEST_MODE" = tests ]; then
 		"GUEST-RESULT: SKIP $t") ss=$((ss + 1)); rows+=("SKIP $t") ;;
 		"") sf=$((sf + 1)); rows+=("FAIL $t (no result)") ;;
 		*) sf=$((sf + 1)); rows+=("${r#GUEST-RESULT: }") ;;
+		esac
+		case "$r" in
+		"GUEST-RESULT: PASS $t"|"GUEST-RESULT: SKIP $t") ;;
+		*)	# what the failed test printed last, for a log that is gone
+			{ echo "${r:-FAIL $t (no result)}, the end of its output:"
+			  awk -v t="$t" '$0 == "GUEST-TEST-START: " t { n = 0; f = 1; next }
+				f && /^GUEST-RESULT: / { f = 0 }
+				f { l[n++ % 30] = $0 }
+				END { for (i = (n > 30 ? n - 30 : 0); i < n; i++) print "  " l[i % 30] }' "$clean"
+			} >> "$LOG.failed" ;;
 		esac
 	done < "$LIST"
 	stname=selftests

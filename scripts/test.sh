@@ -127,6 +127,9 @@ for l in "${logs[@]}"; do
 	# a kernel splat's call trace next to the verdict it failed
 	s=${r%.results}.splat
 	[ ! -s "$s" ] || { echo "the first kernel splat (${s##*/}):"; cat "$s"; }
+	# and the end of each failed selftest's output
+	s=${r%.results}.failed
+	[ ! -s "$s" ] || cat "$s"
 done
 
 echo

@@ -12,7 +12,8 @@
  * - a pattern written through one mapping reads back through a second,
  *   whose pages drm_gem_get_pages() found present; sizes that end inside
  *   a batch (1, 15, 17, 31, 33, 257 pages) and a large buffer;
- * - with large folios (shmem_enabled=always) the same, the buffer made of
+ * - with large folios (shmem_enabled=always, and within_size, which
+ *   allows them up to the object's size) the same, the buffer made of
  *   PMD-sized folios.
  */
 #define _GNU_SOURCE
@@ -131,24 +132,24 @@ static void test_sizes(void)
 	}
 }
 
-static void test_large(void)
+static void test_large(const char *choice)
 {
 	const char *knob = "/sys/kernel/mm/transparent_hugepage/shmem_enabled";
 	char old[32], what[64];
 	long huge0;
 
-	if (set_choice(knob, "always", old, sizeof(old))) {
-		printf("# large: cannot set %s: skipped\n", knob);
+	if (set_choice(knob, choice, old, sizeof(old))) {
+		printf("# large: cannot set %s to %s: skipped\n", knob, choice);
 		return;
 	}
 	huge0 = get("/proc/meminfo", "ShmemHugePages:");
-	snprintf(what, sizeof(what), "%s, large folios, 8 MiB + 3 pages", drv);
+	snprintf(what, sizeof(what), "%s, %s, 8 MiB + 3 pages", drv, choice);
 	test_size(4 * PMD / PAGE + 3, 1, what);
 	check((huge_mapped - huge0) * 1024 >= (long)(4 * PMD),
-	      "%s: the buffer was made of PMD-sized folios (%ld kB)", drv,
-	      huge_mapped - huge0);
+	      "%s: %s: the buffer was made of PMD-sized folios (%ld kB)", drv,
+	      choice, huge_mapped - huge0);
 	check(get("/proc/meminfo", "ShmemHugePages:") == huge0,
-	      "%s: PMD-sized folios freed with the buffer", drv);
+	      "%s: %s: PMD-sized folios freed with the buffer", drv, choice);
 	put(knob, old);
 }
 
@@ -166,7 +167,8 @@ int main(void)
 		}
 		found++;
 		test_sizes();
-		test_large();
+		test_large("always");
+		test_large("within_size");
 		close(dev);
 	}
 	if (!found)
