@@ -199,7 +199,7 @@ if [ "$GUEST_MODE" = tests ]; then
 		case "$r" in
 		"GUEST-RESULT: PASS $t"|"GUEST-RESULT: SKIP $t") ;;
 		*)	# what the failed test printed last, for a log that is gone
-			{ echo "${r:-FAIL $t (no result)}, the end of its output:"
+			{ r=${r#GUEST-RESULT: }; echo "${r:-FAIL $t (no result)}, the end of its output:"
 			  awk -v t="$t" '$0 == "GUEST-TEST-START: " t { n = 0; f = 1; next }
 				f && /^GUEST-RESULT: / { f = 0 }
 				f { l[n++ % 30] = $0 }

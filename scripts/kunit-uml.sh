@@ -1,6 +1,6 @@
 #!/bin/bash
-# Run the KUnit suites of configs/kunit.config on UML with kunit.py, with
-# configs/kunit-debug.config's checks.
+# Run the KUnit suites of configs/kunit.config and configs/kunit-drm.config
+# on UML with kunit.py, with configs/kunit-debug.config's checks.
 # Usage: kunit-uml.sh [extra kunit.py run arguments]
 . "$(dirname "$0")/lib.sh"
 
@@ -11,6 +11,7 @@ set +e
 python3 tools/testing/kunit/kunit.py run \
 	--kunitconfig="$TOP/configs/kunit.config" \
 	--kunitconfig="$TOP/configs/kunit-debug.config" \
+	--kunitconfig="$TOP/configs/kunit-drm.config" \
 	--build_dir="$OUT/kunit-uml" --jobs="$JOBS" \
 	--make_options CC="$CC_WRAP" "$@" 2>&1 | tee "$log"
 set -e
