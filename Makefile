@@ -62,7 +62,7 @@ deps:
 	$(S)/deps.sh
 
 cocci:
-	$(S)/cocci-test.sh build/linux/scripts/coccinelle/api/filemap_grab_folios.cocci
+	$(S)/cocci-test.sh build/linux/scripts/coccinelle/api/filemap_get_folios.cocci
 
 cocci-report:
 	$(S)/cocci-report.sh

@@ -31,8 +31,7 @@ mkdir -p "$ou" "$ox"
 # objects stay; only changed options rebuild).
 rm -f "$ox/.config" "$ox/.guest-fragments.sha256"
 (cd "$KSRC" && python3 tools/testing/kunit/kunit.py config \
-	--kunitconfig="$TOP/configs/kunit.config" \
-	--kunitconfig="$TOP/configs/kunit-drm.config" --build_dir="$ou" \
+	--kunitconfig="$TOP/configs/kunit.config" --build_dir="$ou" \
 	--make_options CC="$CC_WRAP") > "$OUT/bisect-config.log" 2>&1 &&
 GUEST_CONFIG_ONLY=1 "$TOP/scripts/guest-kernel.sh" "$KSRC" "$ox" >> "$OUT/bisect-config.log" 2>&1 ||
 	die "configuring the bisect builds failed, see $OUT/bisect-config.log"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # make cocci-report: the kernel's own 'make coccicheck MODE=report' with the
-# series' semantic patch (scripts/coccinelle/api/filemap_grab_folios.cocci),
+# series' semantic patch (scripts/coccinelle/api/filemap_get_folios.cocci),
 # over COCCI_DIRS of the materialised tree (default: fs drivers/gpu/drm mm).
 # COCCI_DIRS=. is the whole tree, in the directories that have a file that
 # calls one of the functions the script looks for: every rule of the script
@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 mode=${MODE:-report}
-cocci=scripts/coccinelle/api/filemap_grab_folios.cocci
+cocci=scripts/coccinelle/api/filemap_get_folios.cocci
 [ -f "$KSRC/$cocci" ] || die "no $cocci in $KSRC: run make materialise"
 command -v spatch >/dev/null || die "spatch not found (make deps)"
 mkdir -p "$OUT"

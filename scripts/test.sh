@@ -63,7 +63,7 @@ fi
 
 timed "checkpatch" step "$TOP/scripts/checkpatch.sh"
 timed "semantic patch fixtures" step "$TOP/scripts/cocci-test.sh" \
-	"$KSRC/scripts/coccinelle/api/filemap_grab_folios.cocci"
+	"$KSRC/scripts/coccinelle/api/filemap_get_folios.cocci"
 timed "round trip" step "$TOP/scripts/roundtrip.sh"
 
 kunit_uml() {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Positive: a frame of pages grabbed with the index stepped next to the
- * loop counter, as ntfs3 does, and a find_or_create_page() loop.  Both are
- * reported as candidates; neither has the shape patch mode rewrites.
+ * Reported, not converted: a frame of pages grabbed with the index
+ * stepped next to the loop counter and the uptodate state tested, as
+ * ntfs3 does, and a find_or_create_page() loop storing pages.
  */
 #include <linux/pagemap.h>
 

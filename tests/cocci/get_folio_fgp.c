@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Positive: __filemap_get_folio() with FGP_LOCK | FGP_ACCESSED | FGP_CREAT
- * stored straight into the array, as ocfs2 does.  Patch mode converts it;
- * the failed slot still gets the ERR_PTR() before the error branch runs.
+ * Converted: __filemap_get_folio() with FGP_LOCK | FGP_ACCESSED |
+ * FGP_CREAT stored straight into the array, as ocfs2 does; the failed slot
+ * still gets the ERR_PTR() before the error branch runs.
  */
 #include <linux/pagemap.h>
 

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Positive: a do-while loop over consecutive indices, the index taken
- * from the folio found, as in ocfs2_grab_folios().  Reported at the grab;
- * patch mode rewrites only for loops.
+ * Reported, not converted: a do-while loop over consecutive folios, the
+ * index taken from the folio found, as in ocfs2_grab_folios().
  */
 #include <linux/pagemap.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Positive: a for loop storing filemap_grab_folio() into an array, with an
- * IS_ERR() check that jumps out.  Patch mode converts it.
+ * Converted: a for loop storing filemap_grab_folio() into an array, with
+ * an IS_ERR() check that jumps out.
  */
 #include <linux/pagemap.h>
 

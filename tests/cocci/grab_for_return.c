@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Positive: the folio is local to the loop body and the error branch is a
- * single return.  Patch mode converts it.
+ * Converted: the folio is declared in the loop body and the error branch
+ * is a single return.
  */
 #include <linux/pagemap.h>
 
-int grab_pages_upto(struct inode *inode, struct folio **folios, int last)
+int grab_pages(struct inode *inode, struct folio **folios, int count)
 {
 	int i;
 
-	for (i = 0; i <= last; ++i) {
+	for (i = 0; i < count; ++i) {
 		struct folio *folio = filemap_grab_folio(inode->i_mapping, i);
 
 		if (IS_ERR(folio))

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Positive: a while loop over consecutive indices.  Reported as a
- * candidate; patch mode rewrites only for loops.
+ * Reported, not converted: a while loop over consecutive indices.
  */
 #include <linux/pagemap.h>
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Positive for report mode only: the rewritable shape, but the file
- * enables large folios, so the one-folio-per-index array may not hold.
- * Reported as a candidate, not rewritten.
+ * Converted although the file enables large folios: the old loop locks
+ * every folio it grabs and would deadlock on a folio covering two indices
+ * of the range, so it already needs one folio per index; under that
+ * condition the converted loop stores the same folios.
  */
 #include <linux/pagemap.h>
 

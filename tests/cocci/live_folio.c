@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Positive for report mode only: the rewritable shape, but the folio
- * variable is used after the loop (the rewrite would leave it NULL rather
- * than the last folio, or the ERR_PTR() on failure).  Reported as a
- * candidate, not rewritten.
+ * Converted: the folio variable is used after the loop.  The converted
+ * loop leaves in it the last folio stored, or the ERR_PTR() on failure,
+ * as the old loop does.
  */
 #include <linux/pagemap.h>
 

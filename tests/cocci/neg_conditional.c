@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Negative: the grab is skipped for some indices (a continue before it, or
+ * Neither reported nor converted: the grab is skipped for some indices (a continue before it, or
  * a condition around it).  A batch would create folios at the indices the
  * loop skips.  Neither reported nor rewritten.
  */

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Negative: do-while loops that must not be reported.  The first grabs
- * only when a condition holds, the second steps its index by two, the
- * third leaves the loop other than when the grab fails, and the fourth
- * grabs in a for loop inside it (the for loop is reported, not the
- * do-while).
+ * Neither reported nor converted: do-while loops that grab only when a
+ * condition holds, step the index by two, or leave the loop other than
+ * when the grab fails.
  */
 #include <linux/pagemap.h>
 
@@ -57,20 +55,5 @@ static void neg_do_early_exit(struct address_space *mapping, pgoff_t index,
 		folio_unlock(folio);
 		folio_put(folio);
 		index++;
-	} while (index < end);
-}
-
-static void neg_do_inner_for(struct address_space *mapping, pgoff_t index,
-			     pgoff_t end, struct folio **folios)
-{
-	pgoff_t i;
-
-	do {
-		for (i = 0; i < 4; i++) {
-			folios[i] = filemap_grab_folio(mapping, index + i);
-			if (IS_ERR(folios[i]))
-				return;
-		}
-		index += 4;
 	} while (index < end);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Negative: the loop returns the first folio that is not uptodate, still
+ * Neither reported nor converted: the loop returns the first folio that is not uptodate, still
  * locked.  A batch would have created and locked the folios after it,
  * which the loop never reaches.  Neither reported nor rewritten.
  */

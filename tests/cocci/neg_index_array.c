@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Negative: the indices come from an array, so they need not be
+ * Neither reported nor converted: the indices come from an array, so they need not be
  * consecutive.  Neither reported nor rewritten.
  */
 #include <linux/pagemap.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Negative: index arithmetic that does not step by one (a stride, a
+ * Neither reported nor converted: index arithmetic that does not step by one (a stride, a
  * shift, an offset that moves in the loop).  Neither reported nor
  * rewritten.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Negative: each iteration unlocks its folio and then writes it out, or
+ * Neither reported nor converted: each iteration unlocks its folio and then writes it out, or
  * takes the lock of another folio of the mapping, or throttles on dirty
  * pages.  With the folios of the following indices already grabbed and
  * locked by a batch, the writeback or the lock would wait for them.

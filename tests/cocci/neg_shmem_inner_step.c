@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Positive: a GEM object read from shmem page by page, as
- * drm_gem_get_pages() does.  Reported as a shmem_get_folios() candidate.
+ * Neither reported nor converted: a GEM object read from shmem one folio
+ * at a time, the index stepped by an inner loop, as drm_gem_get_pages()
+ * did.  Only a single step of the index in the body is recognised.
  */
 #include <linux/shmem_fs.h>
 

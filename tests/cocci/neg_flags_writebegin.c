@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Positive: a byte position stepping by PAGE_SIZE, the index derived from
- * it.  Reported as a candidate.
+ * Neither reported nor converted: a byte position stepping by PAGE_SIZE,
+ * and FGP_WRITEBEGIN, which __filemap_get_folios() does not take.
  */
 #include <linux/pagemap.h>
 

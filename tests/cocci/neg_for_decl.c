@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Positive: the loop counter is declared in the for statement.  Reported
- * as a candidate; patch mode only rewrites loops over a counter declared
- * outside.
+ * Neither reported nor converted: the loop counter is declared in the
+ * for statement.  Recognising this form would cost the script another
+ * copy of the loop pattern; spatch matches "for (...; ...; ...)" only
+ * with an expression as initialiser.
  */
 #include <linux/pagemap.h>
 

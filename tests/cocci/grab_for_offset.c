@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Converted: the index is a base plus the loop counter, with
+ * filemap_grab_folio() and with __filemap_get_folio(); the error branch
+ * breaks out of the loop.
+ */
+#include <linux/pagemap.h>
+
+static unsigned int grab_range(struct address_space *mapping, pgoff_t start,
+			       struct folio **folios, unsigned int count)
+{
+	struct folio *folio;
+	unsigned int i;
+
+	for (i = 0; i < count; i++) {
+		folio = filemap_grab_folio(mapping, start + i);
+		if (IS_ERR(folio))
+			break;
+		folios[i] = folio;
+	}
+	return i;
+}
+
+static int grab_range_nofs(struct address_space *mapping, pgoff_t base,
+			   struct folio **folios, unsigned int count)
+{
+	struct folio *folio;
+	unsigned int i;
+
+	for (i = 0; i < count; i++) {
+		folio = __filemap_get_folio(mapping, base + i,
+					    FGP_LOCK | FGP_CREAT, GFP_NOFS);
+		if (IS_ERR(folio))
+			goto fail;
+		folios[i] = folio;
+	}
+	return 0;
+fail:
+	while (i--) {
+		folio_unlock(folios[i]);
+		folio_put(folios[i]);
+	}
+	return PTR_ERR(folio);
+}
