@@ -7,9 +7,10 @@
  * Each sample creates an object (mapping, memfd, file, guest_memfd), times
  * only its population, then tears it down outside the timing. The source of
  * every copy is a buffer populated and touched beforehand, but for the
- * gmem-write-file-mmap, gmem-sendfile and gmem-copy-file-range rows, which
- * restore a snapshot file (a memfd written before the sample): from a fresh
- * mapping of it, whose pages the write faults in, or from the file. Warm-up rounds
+ * gmem-write-file-mmap, gmem-sendfile, gmem-copy-file-range and
+ * gmem-file-mmap-memcpy rows, which restore a snapshot file (a memfd written
+ * before the sample): from a fresh mapping of it, whose pages the copy faults
+ * in, or from the file. Warm-up rounds
  * come first and are reported as WARMUP; then the selected paths take turns,
  * one sample each per round.
  *
@@ -58,7 +59,7 @@
 #endif
 /* guest_memfd write() support, added by the series */
 #ifndef GUEST_MEMFD_FLAG_WRITE
-#define GUEST_MEMFD_FLAG_WRITE (1ULL << 3)
+#define GUEST_MEMFD_FLAG_WRITE (1ULL << 2)
 #endif
 
 enum { OK = 0, NA = 1, FAIL = 2 };
@@ -639,18 +640,22 @@ static int snapshot(int *sfd)
 	return OK;
 }
 
-enum restore { RESTORE_WRITE_MMAP, RESTORE_SENDFILE, RESTORE_COPY_FILE_RANGE };
+enum restore { RESTORE_WRITE_MMAP, RESTORE_SENDFILE, RESTORE_COPY_FILE_RANGE,
+	       RESTORE_MMAP_MEMCPY };
 
 /*
  * Restore a snapshot into a new guest_memfd: write() from a fresh mapping
  * of the snapshot (every source page is faulted in by the write), sendfile()
- * or copy_file_range() from the snapshot file.
+ * or copy_file_range() from the snapshot file, or, the way without write(),
+ * memcpy() from a fresh mapping of the snapshot into a mapping of the
+ * guest_memfd.
  */
 static int gmem_restore(uint64_t *ns, enum restore how)
 {
-	int fd, sfd, ret = gmem_create(&fd, GUEST_MEMFD_FLAG_WRITE);
+	int fd, sfd, ret = gmem_create(&fd, how == RESTORE_MMAP_MEMCPY ? 0 :
+				       GUEST_MEMFD_FLAG_WRITE);
 	loff_t in = 0, out = 0;
-	char *p = NULL;
+	char *p = NULL, *g = NULL;
 	uint64_t t;
 	ssize_t n;
 
@@ -659,10 +664,18 @@ static int gmem_restore(uint64_t *ns, enum restore how)
 	ret = snapshot(&sfd);
 	if (ret)
 		goto out;
-	if (how == RESTORE_WRITE_MMAP) {
+	if (how == RESTORE_WRITE_MMAP || how == RESTORE_MMAP_MEMCPY) {
 		p = mmap(NULL, size, PROT_READ, MAP_SHARED, sfd, 0);
 		if (p == MAP_FAILED) {
+			p = NULL;
 			ret = fail("mmap of the snapshot");
+			goto out_snapshot;
+		}
+	}
+	if (how == RESTORE_MMAP_MEMCPY) {
+		g = map(MAP_SHARED, fd);
+		if (!g) {
+			ret = fail("mmap");
 			goto out_snapshot;
 		}
 	}
@@ -671,6 +684,9 @@ static int gmem_restore(uint64_t *ns, enum restore how)
 	case RESTORE_WRITE_MMAP:
 		if (write_buf(fd, p))
 			ret = fail("write");
+		break;
+	case RESTORE_MMAP_MEMCPY:
+		memcpy(g, p, size);
 		break;
 	case RESTORE_SENDFILE:
 		while (in < (loff_t)size) {
@@ -696,9 +712,11 @@ static int gmem_restore(uint64_t *ns, enum restore how)
 		break;
 	}
 	*ns = now_ns() - t;
+	if (g)
+		munmap(g, size);
+out_snapshot:
 	if (p)
 		munmap(p, size);
-out_snapshot:
 	close(sfd);
 out:
 	close(fd);
@@ -718,6 +736,11 @@ static int p_gmem_sendfile(uint64_t *ns)
 static int p_gmem_copy_file_range(uint64_t *ns)
 {
 	return gmem_restore(ns, RESTORE_COPY_FILE_RANGE);
+}
+
+static int p_gmem_file_mmap_memcpy(uint64_t *ns)
+{
+	return gmem_restore(ns, RESTORE_MMAP_MEMCPY);
 }
 
 /* mmap + memcpy of a guest_memfd, after fallocate() if FALLOC. */
@@ -935,6 +958,7 @@ static struct path {
 	{ "gmem-copy-file-range", p_gmem_copy_file_range },
 	{ "gmem-mmap-memcpy", p_gmem_mmap_memcpy },
 	{ "gmem-fallocate-mmap-memcpy", p_gmem_fallocate_mmap_memcpy },
+	{ "gmem-file-mmap-memcpy", p_gmem_file_mmap_memcpy },
 	{ "udmabuf-pin-memfd", p_udmabuf },
 	{ "udmabuf-pin-memfd-half", p_udmabuf_half },
 	{ "vgem-mmap", p_vgem_mmap },
