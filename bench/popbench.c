@@ -594,19 +594,41 @@ static int gmem_create(int *fd, uint64_t extra)
 	return *fd < 0 ? fail("KVM_CREATE_GUEST_MEMFD") : OK;
 }
 
-static int p_gmem_fallocate(uint64_t *ns)
+/*
+ * fallocate() of a guest_memfd in calls of CHUNK bytes (the whole object
+ * with 0): the small calls are will-it-scale's fallocate1 pattern, where a
+ * batch must not cost more than the page-at-a-time path.
+ */
+static int gmem_fallocate(uint64_t *ns, size_t chunk)
 {
 	int fd, ret = gmem_create(&fd, 0);
+	size_t off, len = chunk ? chunk : size;
 	uint64_t t;
 
 	if (ret)
 		return ret;
 	t = now_ns();
-	if (fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, size))	/* guest_memfd's only mode */
-		ret = fail("fallocate");
+	for (off = 0; off < size && !ret; off += len)	/* guest_memfd's only mode */
+		if (fallocate(fd, FALLOC_FL_KEEP_SIZE, off, len))
+			ret = fail("fallocate");
 	*ns = now_ns() - t;
 	close(fd);
 	return ret;
+}
+
+static int p_gmem_fallocate(uint64_t *ns)
+{
+	return gmem_fallocate(ns, 0);
+}
+
+static int p_gmem_fallocate_4k(uint64_t *ns)
+{
+	return gmem_fallocate(ns, 4096);
+}
+
+static int p_gmem_fallocate_8k(uint64_t *ns)
+{
+	return gmem_fallocate(ns, 8192);
 }
 
 static int p_gmem_write(uint64_t *ns)
@@ -619,6 +641,24 @@ static int p_gmem_write(uint64_t *ns)
 	t = now_ns();
 	if (write_all(fd))
 		ret = fail("write");
+	*ns = now_ns() - t;
+	close(fd);
+	return ret;
+}
+
+/* write() of a guest_memfd a page per call. */
+static int p_gmem_write_4k(uint64_t *ns)
+{
+	int fd, ret = gmem_create(&fd, GUEST_MEMFD_FLAG_WRITE);
+	size_t off;
+	uint64_t t;
+
+	if (ret)
+		return ret;
+	t = now_ns();
+	for (off = 0; off < size && !ret; off += 4096)
+		if (pwrite(fd, src + off, 4096, off) != 4096)
+			ret = fail("pwrite");
 	*ns = now_ns() - t;
 	close(fd);
 	return ret;
@@ -952,7 +992,10 @@ static struct path {
 	{ "ramfs-write", p_ramfs_write },
 	{ "bdev-read", p_bdev_read },
 	{ "gmem-fallocate", p_gmem_fallocate },
+	{ "gmem-fallocate-4k", p_gmem_fallocate_4k },
+	{ "gmem-fallocate-8k", p_gmem_fallocate_8k },
 	{ "gmem-write", p_gmem_write },
+	{ "gmem-write-4k", p_gmem_write_4k },
 	{ "gmem-write-file-mmap", p_gmem_write_file },
 	{ "gmem-sendfile", p_gmem_sendfile },
 	{ "gmem-copy-file-range", p_gmem_copy_file_range },
