@@ -47,9 +47,12 @@
 #include <sys/mount.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <linux/fs.h>
 #include <linux/kvm.h>
+#include <linux/magic.h>
 #include <linux/udmabuf.h>
 #include <drm/drm.h>
 #include <drm/drm_mode.h>
@@ -506,37 +509,48 @@ static int p_ramfs_write(uint64_t *ns)
 }
 
 /*
- * read() of a RAM block device (brd, /dev/ram0, sized by brd.rd_size= on
- * the command line) with its page cache dropped: every folio comes from
- * readahead, one filemap_add_folio() each, the single-folio insertion. The
- * device is written once; the data stays in brd's own pages, only the page
- * cache is dropped (POSIX_FADV_DONTNEED) before each sample.
+ * The file of a read row, written once with the source buffer's data: the
+ * data stays in the device, only its page cache is dropped (after the
+ * write, and POSIX_FADV_DONTNEED before and after each sample). Returns the
+ * descriptor, -1 with the row's state in *ret.
  */
-static int p_bdev_read(uint64_t *ns)
+static int read_file(int *fdp, const char *path, int flags, int *ret)
 {
-	static int fd = -1;
-	char *dst = populated_dst();
 	unsigned long long bytes = 0;
+	struct stat st;
+	int fd = *fdp;
+
+	if (fd >= 0)
+		return fd;
+	fd = open(path, O_RDWR | flags, 0600);
+	if (fd < 0) {
+		*ret = na("%s: %s", path, strerrorname_np(errno) ?: "?");
+		return -1;
+	}
+	if (fstat(fd, &st) || (S_ISBLK(st.st_mode) &&
+			       ioctl(fd, BLKGETSIZE64, &bytes))) {
+		*ret = fail("stat");
+	} else if (S_ISBLK(st.st_mode) && bytes < size) {
+		*ret = na("%s has %llu bytes (brd.rd_size=)", path, bytes);
+	} else if (write_all(fd) || fsync(fd)) {
+		*ret = fail("write");
+	} else {
+		*fdp = fd;
+		return fd;
+	}
+	close(fd);
+	return -1;
+}
+
+/* Read the whole file into dst with read() calls as large as it takes. */
+static int read_all(uint64_t *ns, int fd)
+{
+	char *dst = populated_dst();
 	size_t done = 0;
 	uint64_t t;
 
 	if (!dst)
 		return fail("mmap");
-	if (fd < 0) {
-		fd = open("/dev/ram0", O_RDWR);
-		if (fd < 0)
-			return na("/dev/ram0: %s", strerrorname_np(errno) ?: "?");
-		if (ioctl(fd, BLKGETSIZE64, &bytes) || bytes < size) {
-			close(fd);
-			fd = -1;
-			return na("/dev/ram0 has %llu bytes (brd.rd_size=)", bytes);
-		}
-		if (write_all(fd) || fsync(fd)) {
-			close(fd);
-			fd = -1;
-			return fail("write /dev/ram0");
-		}
-	}
 	if (posix_fadvise(fd, 0, size, POSIX_FADV_DONTNEED))
 		return fail("fadvise");
 	if (lseek(fd, 0, SEEK_SET))
@@ -546,12 +560,196 @@ static int p_bdev_read(uint64_t *ns)
 		ssize_t n = read(fd, dst + done, size - done);
 
 		if (n <= 0)
-			return fail("read /dev/ram0");
+			return fail("read");
 		done += n;
 	}
 	*ns = now_ns() - t;
 	posix_fadvise(fd, 0, size, POSIX_FADV_DONTNEED);
 	return OK;
+}
+
+/*
+ * read() of a RAM block device (brd, /dev/ram0, sized by brd.rd_size= on
+ * the command line) with its page cache dropped: every folio comes from
+ * readahead, order 0 (a block device's page cache has no large folios):
+ * page_cache_ra_unbounded().
+ */
+static int p_bdev_read(uint64_t *ns)
+{
+	static int fd = -1;
+	int ret = OK;
+
+	if (read_file(&fd, "/dev/ram0", 0, &ret) < 0)
+		return ret;
+	return read_all(ns, fd);
+}
+
+/* read() [off, off + len) of fd into dst + off. */
+static int read_range(int fd, char *dst, size_t off, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(fd, dst + off + done, len - done, off + done);
+
+		if (n <= 0)
+			return -1;
+		done += n;
+	}
+	return 0;
+}
+
+/*
+ * bdev-read by two processes at once, each reading half of the device
+ * through a file of its own: two readahead streams that insert into the
+ * same page cache, contending for its i_pages lock (x86_64, 2 vCPUs).
+ */
+static int p_bdev_read_2(uint64_t *ns)
+{
+	static int fd = -1;
+	static char *dst;	/* shared: the child writes without faults */
+	int go[2], ret = OK, status, fd2;
+	size_t half = size / 2;
+	uint64_t t;
+	pid_t pid;
+	char c = 0;
+
+	if (read_file(&fd, "/dev/ram0", 0, &ret) < 0)
+		return ret;
+	if (!dst) {
+		dst = map(MAP_SHARED | MAP_ANONYMOUS, -1);
+		if (!dst)
+			return fail("mmap");
+		populate(dst);
+	}
+	if (posix_fadvise(fd, 0, size, POSIX_FADV_DONTNEED))
+		return fail("fadvise");
+	if (pipe(go))
+		return fail("pipe");
+	pid = fork();
+	if (pid < 0)
+		return fail("fork");
+	if (!pid) {
+		fd2 = open("/dev/ram0", O_RDONLY);
+		close(go[1]);
+		if (fd2 < 0 || read(go[0], &c, 1) != 1)
+			_exit(1);
+		_exit(read_range(fd2, dst, half, size - half) ? 1 : 0);
+	}
+	close(go[0]);
+	t = now_ns();
+	if (write(go[1], &c, 1) != 1 || read_range(fd, dst, 0, half))
+		ret = fail("read");
+	close(go[1]);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		ret = ret ?: fail("child");
+	*ns = now_ns() - t;
+	posix_fadvise(fd, 0, size, POSIX_FADV_DONTNEED);
+	return ret;
+}
+
+/*
+ * bdev-read with the device in the page cache: the copy to user space
+ * alone, which the rows above also pay; what they take on top of it is
+ * the page cache's population and brd's copy.
+ */
+static int p_bdev_read_cached(uint64_t *ns)
+{
+	static int fd = -1;
+	char *dst = populated_dst();
+	int ret = OK;
+	size_t done = 0;
+	uint64_t t;
+
+	if (read_file(&fd, "/dev/ram0", 0, &ret) < 0)
+		return ret;
+	if (!dst)
+		return fail("mmap");
+	if (pread(fd, dst, size, 0) != (ssize_t)size)	/* cache it */
+		return fail("pread");
+	t = now_ns();
+	while (done < size) {
+		ssize_t n = pread(fd, dst + done, size - done, done);
+
+		if (n <= 0)
+			return fail("pread");
+		done += n;
+	}
+	*ns = now_ns() - t;
+	posix_fadvise(fd, 0, size, POSIX_FADV_DONTNEED);
+	return OK;
+}
+
+/*
+ * 4 KiB pread()s of /dev/ram0 at every page offset in a random order, with
+ * POSIX_FADV_RANDOM (no readahead window) and the page cache dropped: each
+ * is a readahead of one folio, the single-folio case of the readahead rows.
+ */
+static int p_bdev_read_random(uint64_t *ns)
+{
+	static int fd = -1;
+	static uint32_t *order;
+	size_t pages = size / 4096, i;
+	char *dst = populated_dst();
+	int ret = OK;
+	uint64_t t;
+
+	if (read_file(&fd, "/dev/ram0", 0, &ret) < 0)
+		return ret;
+	if (!dst)
+		return fail("mmap");
+	if (!order) {
+		uint32_t x = 1;
+
+		order = malloc(pages * sizeof(*order));
+		if (!order)
+			return fail("malloc");
+		for (i = 0; i < pages; i++)
+			order[i] = i;
+		for (i = pages - 1; i > 0; i--) {	/* Fisher-Yates, xorshift */
+			uint32_t j, tmp;
+
+			x ^= x << 13;
+			x ^= x >> 17;
+			x ^= x << 5;
+			j = x % (i + 1);
+			tmp = order[i];
+			order[i] = order[j];
+			order[j] = tmp;
+		}
+	}
+	if (posix_fadvise(fd, 0, size, POSIX_FADV_DONTNEED) ||
+	    posix_fadvise(fd, 0, size, POSIX_FADV_RANDOM))
+		return fail("fadvise");
+	t = now_ns();
+	for (i = 0; i < pages; i++)
+		if (pread(fd, dst + i * 4096, 4096,
+			  (off_t)order[i] * 4096) != 4096)
+			return fail("pread");
+	*ns = now_ns() - t;
+	posix_fadvise(fd, 0, size, POSIX_FADV_NORMAL);
+	posix_fadvise(fd, 0, size, POSIX_FADV_DONTNEED);
+	return OK;
+}
+
+/*
+ * read() of a file of ext4, a filesystem with large folios, on a second
+ * RAM block device (/dev/ram1), made and mounted on /mnt/ext4 by the
+ * x86_64 guest's bench/run: readahead in folios of growing orders,
+ * page_cache_ra_order().
+ */
+static int p_ext4_read(uint64_t *ns)
+{
+	static int fd = -1;
+	struct statfs sfs;
+	int ret = OK;
+
+	if (statfs("/mnt/ext4", &sfs) || sfs.f_type != EXT4_SUPER_MAGIC)
+		return na("no ext4 on /mnt/ext4");
+	if (read_file(&fd, "/mnt/ext4/file", O_CREAT, &ret) < 0)
+		return ret;
+	return read_all(ns, fd);
 }
 
 /* A VM for guest_memfd, once; its guest_memfd flags in gmem_flags. */
@@ -991,6 +1189,10 @@ static struct path {
 	{ "tmpfs-huge-always-populate", p_tmpfs_always_populate },
 	{ "ramfs-write", p_ramfs_write },
 	{ "bdev-read", p_bdev_read },
+	{ "bdev-read-2", p_bdev_read_2 },
+	{ "bdev-read-cached", p_bdev_read_cached },
+	{ "bdev-read-random", p_bdev_read_random },
+	{ "ext4-read", p_ext4_read },
 	{ "gmem-fallocate", p_gmem_fallocate },
 	{ "gmem-fallocate-4k", p_gmem_fallocate_4k },
 	{ "gmem-fallocate-8k", p_gmem_fallocate_8k },

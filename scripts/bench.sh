@@ -83,13 +83,14 @@ popbench|fgbench|wis) ;;
 *) die "BENCH_PROG=$PROG: popbench, fgbench or wis" ;;
 esac
 # Memory: the source, memset/memcpy target, one object and the RAM block
-# device of bdev-read (brd) of MIB each, plus the kernel.
-BRD="brd.rd_nr=1 brd.rd_size=$((MIB * 1024))"
+# device of bdev-read (brd) of MIB each, plus the kernel; x86_64 has a
+# second device for ext4-read (its file of MIB and ext4's metadata).
+BRD="brd.rd_nr=2 brd.rd_size=$(((MIB + 64) * 1024))"
 if [ "$arch" = um ]; then
-	mem=$((4 * MIB + 512))
+	mem=$((5 * MIB + 512))
 	TIMEOUT=${BENCH_TIMEOUT:-$((300 + MIB * (REPS + WARMUP)))}
 else
-	mem=$((4 * MIB + 1536))
+	mem=$((5 * MIB + 1600))
 	[ "$mem" -ge 4096 ] || mem=4096
 	TIMEOUT=${BENCH_TIMEOUT:-$((900 + 4 * MIB * (REPS + WARMUP)))}
 fi
@@ -211,6 +212,17 @@ if [ -n "$PROFILE" ]; then
 	toggle=$(nm "$stage/bench/popbench" | awk '$3 == "clock_gettime" { print $1 }')
 	[ -n "$toggle" ] || die "no clock_gettime in popbench"
 fi
+# ext4-read (x86_64): the host's mke2fs and its libraries, run through
+# their loader, make ext4 on /dev/ram1 before popbench starts.
+e2fs=
+if [ "$arch" != um ] && [ "$PROG" = popbench ]; then
+	mkfs=$(command -v mke2fs || echo /usr/sbin/mke2fs)
+	[ -x "$mkfs" ] || die "no mke2fs: install e2fsprogs"
+	mkdir -p "$stage/bench/e2fs"
+	cp "$mkfs" "$stage/bench/e2fs/mke2fs"
+	ldd "$mkfs" | grep -o '/[^ ]*' | xargs -I{} cp -L {} "$stage/bench/e2fs/"
+	e2fs=/bench/e2fs
+fi
 # -t (x86_64): all guest memory written once before the samples, or QEMU's
 # first touch of a page lands in a sample; on UML the warm-up is enough.
 # The samples are charged to a memory cgroup of their own (BENCH_MEMCG), as
@@ -227,6 +239,11 @@ if [ "$MEMCG" != root ]; then
 	[ "$MEMCG" = bench ] || echo \$(($MEMCG * 1048576)) > /sys/fs/cgroup/bench/memory.max
 	echo \$\$ > /sys/fs/cgroup/bench/cgroup.procs
 	echo "POPBENCH-MEMCG \$(cat /proc/self/cgroup) memory.max \$(cat /sys/fs/cgroup/bench/memory.max)"
+fi
+if [ -n "$e2fs" ] && [ -b /dev/ram1 ]; then
+	$e2fs/ld-linux-x86-64.so.2 --library-path $e2fs $e2fs/mke2fs -q -F -t ext4 /dev/ram1 &&
+	mkdir -p /mnt/ext4 && mount -t ext4 /dev/ram1 /mnt/ext4 ||
+		echo "INFO no ext4 on /dev/ram1: ext4-read is n/a"
 fi
 exec $run
 EOF
