@@ -11,6 +11,10 @@
  *                     charge, insertion, LRU (what write_begin does)
  *   add-folio         filemap_add_folio() of folios allocated beforehand
  *                     (what readahead does after allocating)
+ *   readahead         page_cache_ra_unbounded() of the file in 2MB
+ *                     windows, whose ->readahead() only marks the folios
+ *                     up to date: readahead's population without I/O (the
+ *                     readahead series changes it)
  *   get-folio-lookup  __filemap_get_folio(FGP_LOCK | FGP_ACCESSED) of the
  *                     folios present (a found folio's FGP handling)
  *   memset            a memset() of a populated kernel buffer of the size:
@@ -18,8 +22,13 @@
  *   get-folio-create-oN  get-folio-create with order-N folios (the order
  *                     hint, a mapping that allows them); NA where the
  *                     kernel has no large page cache folios
- * and, in a kernel that has the batched lookup-or-create (FGB_BATCH, set
- * by Kbuild where pagemap.h declares __filemap_get_folios()), NA in others:
+ * in a kernel that has the batched insertion (FGB_ADD_FOLIOS, set by
+ * Kbuild where pagemap.h declares filemap_add_folios()), NA in others:
+ *   add-folios        add-folio's folios added by filemap_add_folios(), 31
+ *                     at a time
+ * and, in a kernel that exports the batched lookup-or-create (FGB_BATCH,
+ * set by Kbuild where mm/filemap.c exports __filemap_get_folios()), NA in
+ * others:
  *   get-folios-create[-oN]  the same population through __filemap_get_folios(),
  *                     a batch at a time
  *   get-folios-one    __filemap_get_folios() for one index at a time, the
@@ -124,6 +133,11 @@ static s64 fgb_create_o9(struct address_space *mapping)
 	return fgb_create_order(mapping, 9);
 }
 
+static s64 __maybe_unused fgb_na(struct address_space *mapping)
+{
+	return -EOPNOTSUPP;
+}
+
 #ifdef FGB_BATCH
 static void fgb_release(struct folio_batch *fbatch, fgf_t flags)
 {
@@ -201,10 +215,6 @@ static s64 fgb_batch_lookup(struct address_space *mapping)
 	return fgb_batch(mapping, FGP_LOCK | FGP_ACCESSED, 0, ULONG_MAX);
 }
 #else
-static s64 fgb_na(struct address_space *mapping)
-{
-	return -EOPNOTSUPP;
-}
 #define fgb_batch_create	fgb_na
 #define fgb_batch_create_o2	fgb_na
 #define fgb_batch_create_o4	fgb_na
@@ -213,10 +223,10 @@ static s64 fgb_na(struct address_space *mapping)
 #define fgb_batch_lookup	fgb_na
 #endif
 
-static s64 fgb_add(struct address_space *mapping)
+/* An order-0 folio per index of the file, in spare[]. */
+static int fgb_alloc_spare(struct address_space *mapping)
 {
 	unsigned long i;
-	u64 t;
 
 	for (i = 0; i < nr_pages; i++) {
 		spare[i] = filemap_alloc_folio(mapping_gfp_mask(mapping), 0, NULL);
@@ -226,6 +236,16 @@ static s64 fgb_add(struct address_space *mapping)
 			return -ENOMEM;
 		}
 	}
+	return 0;
+}
+
+static s64 fgb_add(struct address_space *mapping)
+{
+	unsigned long i;
+	u64 t;
+
+	if (fgb_alloc_spare(mapping))
+		return -ENOMEM;
 	t = ktime_get_ns();
 	for (i = 0; i < nr_pages; i++) {
 		int err = filemap_add_folio(mapping, spare[i], i,
@@ -241,6 +261,38 @@ static s64 fgb_add(struct address_space *mapping)
 	}
 	return ktime_get_ns() - t;
 }
+
+#ifdef FGB_ADD_FOLIOS
+/* add-folio's folios added FOLIO_BATCH_SIZE at a time by filemap_add_folios() */
+static s64 fgb_add_folios(struct address_space *mapping)
+{
+	unsigned long i, j, n;
+	u64 t;
+
+	if (fgb_alloc_spare(mapping))
+		return -ENOMEM;
+	t = ktime_get_ns();
+	for (i = 0; i < nr_pages; i += n) {
+		unsigned int added;
+
+		n = min_t(unsigned long, FOLIO_BATCH_SIZE, nr_pages - i);
+		added = filemap_add_folios(mapping, &spare[i], n, i,
+					   mapping_gfp_mask(mapping));
+		for (j = i; j < i + added; j++) {
+			folio_unlock(spare[j]);
+			folio_put(spare[j]);
+		}
+		if (added < n) {
+			for (j = i + added; j < nr_pages; j++)
+				folio_put(spare[j]);
+			return -EIO;
+		}
+	}
+	return ktime_get_ns() - t;
+}
+#else
+#define fgb_add_folios		fgb_na
+#endif
 
 static s64 fgb_lookup(struct address_space *mapping)
 {
@@ -263,6 +315,46 @@ static s64 fgb_lookup(struct address_space *mapping)
 	return ktime_get_ns() - t;
 }
 
+static void fgb_readahead_io(struct readahead_control *rac)
+{
+	struct folio *folio;
+
+	while ((folio = readahead_folio(rac))) {
+		folio_mark_uptodate(folio);
+		folio_unlock(folio);
+	}
+}
+
+static const struct address_space_operations fgb_ra_aops = {
+	.readahead	= fgb_readahead_io,
+	.dirty_folio	= noop_dirty_folio,
+};
+
+/*
+ * Readahead of the whole file in 2MB windows, as force_page_cache_ra()
+ * makes them, by page_cache_ra_unbounded(): order-0 folios allocated and
+ * added to the page cache, then "read" by a ->readahead() that only marks
+ * them up to date: the population readahead does, without I/O.
+ */
+static s64 fgb_readahead(struct address_space *mapping)
+{
+	unsigned long i, chunk = SZ_2M >> PAGE_SHIFT;
+	u64 t;
+
+	mapping->a_ops = &fgb_ra_aops;
+	i_size_write(mapping->host, (loff_t)nr_pages << PAGE_SHIFT);
+	t = ktime_get_ns();
+	for (i = 0; i < nr_pages; i += chunk) {
+		DEFINE_READAHEAD(ractl, NULL, NULL, mapping, i);
+
+		filemap_invalidate_lock_shared(mapping);
+		page_cache_ra_unbounded(&ractl, min(chunk, nr_pages - i), 0);
+		filemap_invalidate_unlock_shared(mapping);
+	}
+	t = ktime_get_ns() - t;
+	return mapping->nrpages == nr_pages ? t : -EIO;
+}
+
 static s64 fgb_memset(struct address_space *mapping)
 {
 	u64 t = ktime_get_ns();
@@ -280,6 +372,8 @@ static const struct {
 	{ "get-folios-create", fgb_batch_create },
 	{ "get-folios-one", fgb_batch_one },
 	{ "add-folio", fgb_add },
+	{ "add-folios", fgb_add_folios },
+	{ "readahead", fgb_readahead },
 	{ "get-folio-lookup", fgb_lookup },
 	{ "get-folios-lookup", fgb_batch_lookup },
 	{ "get-folio-create-o2", fgb_create_o2 },
