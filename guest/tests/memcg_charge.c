@@ -19,6 +19,12 @@
  * any read of memory.stat (a read flushes the memcg statistics only when
  * many updates are pending, so a drain after one would go unseen).
  *
+ * The other users of the batched insertion charge the task that populates
+ * too, checked the same way in memory.stat: memfd_pin_folios() filling the
+ * holes of an empty memfd (UDMABUF_CREATE; "shmem"), and readahead of a
+ * RAM block device whose page cache was dropped ("file").  A run charged
+ * to another cgroup, or not charged, fails these.
+ *
  * Prints one "ok N ..." / "not ok N ..." line per check and exits 0 only if
  * all passed (4: skipped, no /dev/kvm or no memory controller).
  */
@@ -27,6 +33,7 @@
 #include <fcntl.h>
 #include <linux/falloc.h>
 #include <linux/kvm.h>
+#include <linux/udmabuf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +96,81 @@ static int gmem(int vm, long size)
 	struct kvm_create_guest_memfd args = { .size = size };
 
 	return ioctl(vm, KVM_CREATE_GUEST_MEMFD, &args);
+}
+
+/*
+ * memfd_pin_folios() of an empty 8 MiB memfd through UDMABUF_CREATE: the
+ * holes it fills are charged to this cgroup as shmem, and uncharged when
+ * the buffer and the memfd are gone.
+ */
+static void pin_charge(void)
+{
+	struct udmabuf_create c = { .flags = UDMABUF_FLAGS_CLOEXEC, .size = 8 * MIB };
+	long base_shmem, shmem;
+	int dev, fd, buf;
+
+	dev = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
+	if (dev < 0) {
+		printf("# no /dev/udmabuf (%s): no pin checks\n", strerror(errno));
+		return;
+	}
+	lru_drain();
+	base_shmem = get(CG "/memory.stat", "shmem ");
+	fd = memfd_create("memcg_charge_pin", MFD_ALLOW_SEALING);
+	if (fd < 0 || ftruncate(fd, 8 * MIB) || fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK)) {
+		check(0, "pin: memfd of 8 MiB: %s", strerror(errno));
+		return;
+	}
+	c.memfd = fd;
+	buf = ioctl(dev, UDMABUF_CREATE, &c);
+	if (buf < 0)
+		printf("# UDMABUF_CREATE: %s\n", strerror(errno));
+	check(buf >= 0, "pin: UDMABUF_CREATE of an empty 8 MiB memfd");
+	lru_drain();
+	shmem = get(CG "/memory.stat", "shmem ");
+	printf("# shmem %ld -> %ld\n", base_shmem, shmem);
+	check(shmem - base_shmem == 8 * MIB, "pin: 8 MiB charged as shmem");
+	if (buf >= 0)
+		close(buf);
+	close(fd);
+	close(dev);
+	lru_drain();
+	shmem = get(CG "/memory.stat", "shmem ");
+	check(shmem == base_shmem, "pin: and uncharged after close");
+}
+
+/*
+ * read() of a RAM block device (brd's default 4 MiB /dev/ram0) whose page
+ * cache was dropped: readahead's folios are charged to this cgroup as file
+ * pages, and uncharged when they are dropped again.
+ */
+static void readahead_charge(void)
+{
+	static char buf[64 * 1024];
+	long base_file, file, size = 0;
+	ssize_t r;
+	int fd;
+
+	fd = open("/dev/ram0", O_RDONLY);
+	if (fd < 0) {
+		printf("# no /dev/ram0 (%s): no readahead checks\n", strerror(errno));
+		return;
+	}
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	lru_drain();
+	base_file = get(CG "/memory.stat", "file ");
+	while ((r = read(fd, buf, sizeof(buf))) > 0)
+		size += r;
+	check(size >= MIB, "readahead: read %ld bytes of /dev/ram0", size);
+	lru_drain();
+	file = get(CG "/memory.stat", "file ");
+	printf("# file %ld -> %ld\n", base_file, file);
+	check(file - base_file == size, "readahead: what was read charged as file pages");
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+	lru_drain();
+	file = get(CG "/memory.stat", "file ");
+	check(file == base_file, "readahead: and uncharged when dropped");
 }
 
 int main(void)
@@ -195,6 +277,9 @@ int main(void)
 	anon = anon_lru();
 	check(anon >= base_anon && anon <= base_anon + SLACK,
 	      "and off them after close");
+
+	pin_charge();
+	readahead_charge();
 
 	put("/sys/fs/cgroup/cgroup.procs", pid);
 	rmdir(CG);
