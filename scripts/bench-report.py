@@ -174,9 +174,11 @@ def main():
                      ratio(r['patched'], r['base']),
                      ratio(r['patched'], st.get(('patched', 'memset'))),
                      ratio(r['patched'], st.get(('patched', 'memcpy')))))
-    arch = 'UML' if meta['arch'] == 'uml' else 'x86_64 QEMU guest (%s%s)' % (
+    arch = 'UML' if meta['arch'] == 'uml' else 'x86_64 QEMU guest (%s%s; %s)' % (
         'KVM' if meta.get('accel') == 'kvm' else 'TCG',
-        ', -cpu ' + meta['cpu'] if meta.get('cpu') else '')
+        ', -cpu ' + meta['cpu'] if meta.get('cpu') else '',
+        "Debian's cloud-amd64 config" if meta.get('config') == 'debian'
+        else "the test guest's tinyconfig-based config")
     if meta.get('icount'):
         arch = arch[:-1] + ', -icount %s; a guest ns is a guest instruction)' % meta['icount']
     rel = {k: kinfo.get(k, {}).get('release') or '?' for k in KERNELS}
@@ -196,6 +198,10 @@ def main():
             None: 'root (runs before BENCH_MEMCG)', 'root': 'root, nothing charged',
             'bench': 'a cgroup of its own, no limit'}.get(
                 meta.get('memcg'), 'a cgroup of its own, memory.max %s MiB' % meta.get('memcg')),
+        'Settings in the guest: %s.' % ', '.join(
+            '%s %s' % (k, '/'.join(sorted({kinfo[n]['info'].get(k, '?') for n in kinfo})))
+            for k in ('thp', 'shmem_thp', 'lru_gen', 'mem_auto_init', 'swap_kib')
+            if any(k in kinfo[n]['info'] for n in kinfo)),
         'base %s (%s %.12s), patched %s (%s %.12s, base + %s commits); %s, %s.'
         % (rel['base'], meta.get('base_ref'), meta.get('base_commit', ''),
            rel['patched'], meta.get('patched_ref'), meta.get('patched_commit', ''),

@@ -11,6 +11,11 @@
 #   boot-N-KERNEL.txt    popbench's output of each boot; logs/: the consoles
 # Usage: bench.sh [um|x86_64]	(default um: UML, no QEMU; x86_64: the QEMU
 # guest, which also has THP, guest_memfd and udmabuf)
+# BENCH_CONFIG (x86_64): "debian", the default, builds both kernels from
+# Debian's configuration of this kernel (configs/bench-debian.config says
+# what changes and why); "tiny" from the test guest's tinyconfig-based one
+# (configs/guest-x86_64.config + configs/bench-x86_64.config), which builds
+# in a third of the time. Results and builds of "tiny" are named x86_64-tiny.
 # BENCH_PROG=fgbench runs bench/fgbench instead of popbench: an out-of-tree
 # module, built against each kernel, that times the single-folio page cache
 # paths in the kernel (__filemap_get_folio() creating and finding folios,
@@ -41,14 +46,20 @@
 #   see bench/insnprof.c. Give BENCH_PATHS one path: the profile sums every
 #   timed window of a boot, of every path it runs).
 # The kernels are built from worktrees build/base and build/patched, into
-# build/out/bench-{uml,x86_64}-{base,patched}.
+# build/out/bench-{uml,x86_64,x86_64-tiny}-{base,patched}.
 . "$(dirname "$0")/lib.sh"
 
 arch=${1:-um}
 case "$arch" in
-um|uml)	arch=um name=uml; d_mib=512 d_reps=2 d_boots=8 touch= ;;
+um|uml)	arch=um name=uml; d_mib=512 d_reps=2 d_boots=8 touch=" -t" ;;
 x86_64)	name=x86_64; d_mib=256 d_reps=3 d_boots=2 touch=" -t" ;;
 *)	die "unknown arch '$arch' (um or x86_64)" ;;
+esac
+CONFIG=${BENCH_CONFIG:-debian}
+case "$arch:$CONFIG" in
+um:*|x86_64:debian) ;;
+x86_64:tiny) name=x86_64-tiny ;;
+*) die "BENCH_CONFIG=$CONFIG: debian or tiny" ;;
 esac
 MIB=${BENCH_MIB:-$d_mib}
 REPS=${BENCH_REPS:-$d_reps}
@@ -158,6 +169,9 @@ build() {
 	say "building the $k kernel ($(git -C "$src" log -1 --format='%h %s' HEAD)) in $o"
 	if [ "$arch" = um ]; then
 		(uml_kernel "$src" "$o") > "$log" 2>&1
+	elif [ "$CONFIG" = debian ]; then
+		GUEST_BASECONFIG=$debconfig GUEST_FRAGMENTS="$TOP/configs/bench-debian.config" \
+			nice -n 10 "$TOP/scripts/guest-kernel.sh" "$src" "$o" > "$log" 2>&1
 	else
 		GUEST_FRAGMENTS="$TOP/configs/guest-x86_64.config $TOP/configs/bench-x86_64.config" \
 			nice -n 10 "$TOP/scripts/guest-kernel.sh" "$src" "$o" > "$log" 2>&1
@@ -177,6 +191,13 @@ for try in $(seq 30) 0; do
 done
 worktree "$BASE_SRC" "$BASE_REF"
 worktree "$PATCHED_SRC" "$PATCHED_REF"
+if [ "$arch:$CONFIG" = x86_64:debian ]; then
+	deb=$("$TOP/scripts/fetch-base.sh" config)
+	debconfig=$OUT/debian-$(basename "$CONFIG_FILE" .xz)
+	dpkg-deb --fsys-tarfile "$deb" | tar -xOf - "./$CONFIG_FILE" | xz -dc > "$debconfig.tmp"
+	mv "$debconfig.tmp" "$debconfig"
+	say "Debian's config: $CONFIG_PACKAGE $(basename "$CONFIG_FILE" .xz) + configs/bench-debian.config"
+fi
 build base "$BASE_SRC"
 build patched "$PATCHED_SRC"
 diff -q "$OUT/bench-$name-base/.config" "$OUT/bench-$name-patched/.config" >/dev/null ||
@@ -223,13 +244,24 @@ if [ "$arch" != um ] && [ "$PROG" = popbench ]; then
 	ldd "$mkfs" | grep -o '/[^ ]*' | xargs -I{} cp -L {} "$stage/bench/e2fs/"
 	e2fs=/bench/e2fs
 fi
-# -t (x86_64): all guest memory written once before the samples, or QEMU's
-# first touch of a page lands in a sample; on UML the warm-up is enough.
+# -t: all guest memory written once before the samples, or the host's
+# first touch of a page lands in a sample: QEMU and UML alike allocate
+# guest RAM lazily. (On UML a zeroing of 512 MiB that had not been
+# touched took 1.6 s against 25 ms once it had: the second fallocate() of
+# fgbench's shmem-fallocate-again, which zeroes what the first left.)
 # The samples are charged to a memory cgroup of their own (BENCH_MEMCG), as
 # a user's would be; a cgroup that cannot be made ends the boot.
+# Below a memory.max, the pretouch (all free memory at once) runs first,
+# outside the cgroup, where it would only swap or be killed.
+pre=
+if [[ $MEMCG =~ ^[0-9]+$ ]] && [ -n "$touch" ] && [ "$PROG" = popbench ]; then
+	pre="/bench/popbench$touch -s $MIB -r 1 -w 0 -p memset. >/dev/null"
+	run=${run/$touch/}
+fi
 cat > "$stage/bench/run" <<EOF
 #!/bin/sh
 set -e
+$pre
 if [ "$MEMCG" != root ]; then
 	mkdir -p /sys/fs/cgroup
 	grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts ||
@@ -240,6 +272,16 @@ if [ "$MEMCG" != root ]; then
 	echo \$\$ > /sys/fs/cgroup/bench/cgroup.procs
 	echo "POPBENCH-MEMCG \$(cat /proc/self/cgroup) memory.max \$(cat /sys/fs/cgroup/bench/memory.max)"
 fi
+# bench.lru_gen=N on the command line (BENCH_APPEND): MGLRU's switch for
+# this boot, n turns it off. The settings the rows depend on, as INFO.
+for a in \$(cat /proc/cmdline); do
+	case \$a in
+	bench.lru_gen=*) echo \${a#*=} > /sys/kernel/mm/lru_gen/enabled ;;
+	esac
+done
+echo "INFO lru_gen=\$(cat /sys/kernel/mm/lru_gen/enabled 2>/dev/null || echo none)" \
+	"mem_auto_init=\$(dmesg | sed -n 's/.*mem auto-init: //p' | tr -d ' ')" \
+	"swap_kib=\$(awk '/^SwapTotal:/ { print \$2 }' /proc/meminfo)"
 if [ -n "$e2fs" ] && [ -b /dev/ram1 ]; then
 	$e2fs/ld-linux-x86-64.so.2 --library-path $e2fs $e2fs/mke2fs -q -F -t ext4 /dev/ram1 &&
 	mkdir -p /mnt/ext4 && mount -t ext4 /dev/ram1 /mnt/ext4 ||
@@ -269,6 +311,7 @@ k=\$(sed -n 's/.*bench\.kernel=\([a-z]*\).*/\1/p' /proc/cmdline)
 dmesg -c >/dev/null
 # the module's lines from the log only, not from the console as well
 echo 1 > /proc/sys/kernel/printk
+${touch:+/bench/popbench$touch -s $MIB -r 1 -w 0 -p memset. >/dev/null}
 insmod /bench/fgbench-\$k.ko mib=$MIB reps=$REPS && rmmod fgbench
 # -c: the x86_64 guest's /init dumps what is left in the log after the run
 dmesg -c | sed 's/^<[0-9]*>//; s/^\[[^]]*\] *//' | grep -E '^(POPBENCH|WARMUP|SAMPLE|NA|ERROR)( |-DONE )'
@@ -316,7 +359,7 @@ boot() {
 		GUEST_APPEND="$BRD bench.kernel=$k ${PROFILE:+nokaslr }${BENCH_APPEND:-} ${GUEST_APPEND:-}" \
 		GUEST_PLUGIN=${PROFILE:+$OUT/insnprof.so,out=$RES/logs/boot-$n-$k.insn,toggle=$toggle} \
 		GUEST_TIMEOUT=$TIMEOUT GUEST_TEST_TIMEOUT=$TIMEOUT \
-			"$TOP/scripts/guest-run.sh" "$OUT/bench-x86_64-$k/arch/x86/boot/bzImage" \
+			"$TOP/scripts/guest-run.sh" "$OUT/bench-$name-$k/arch/x86/boot/bzImage" \
 			"" "$log" > "$log.summary" 2>&1 || true
 		rm -f "$log.initramfs.cpio.gz"
 		# no KUnit in these kernels: only the boot and the bench count
@@ -332,7 +375,7 @@ boot() {
 # it works (near-native times; see guest_accel in lib.sh), TCG elsewhere.
 accel= cpu= TCG_CPU=max,erms=off,fsrm=off
 if [ "$arch" != um ]; then
-	accel=$(guest_accel "$OUT/bench-x86_64-patched/arch/x86/boot/bzImage")
+	accel=$(guest_accel "$OUT/bench-$name-patched/arch/x86/boot/bzImage")
 	export GUEST_ACCEL=$accel
 	# TCG (QEMU 7.2, Debian 12) runs "rep movsb" and "rep stosb" one byte
 	# per iteration: 3.2 and 4.8 s per GiB against 0.7 and 0.6 for "rep
@@ -370,6 +413,7 @@ rm -rf "$RES"
 mkdir -p "$RES/logs"
 {
 	echo "arch=$name"
+	[ "$arch" = um ] || echo "config=$CONFIG"
 	[ -z "$accel" ] || echo "accel=$accel"
 	[ -z "$cpu" ] || echo "cpu=$cpu"
 	[ -z "$icount" ] || echo "icount=$icount"
@@ -395,7 +439,7 @@ mkdir -p "$RES/logs"
 	echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)"
 	cmd="make bench"
 	[ "$arch" = um ] || cmd+=" ARCH=x86_64"
-	for v in BENCH_PROG BENCH_MIB BENCH_REPS BENCH_BOOTS BENCH_WARMUP BENCH_PATHS BENCH_BASE BENCH_PATCHED BENCH_ICOUNT BENCH_PROFILE; do
+	for v in BENCH_CONFIG BENCH_PROG BENCH_MIB BENCH_REPS BENCH_BOOTS BENCH_WARMUP BENCH_PATHS BENCH_MEMCG BENCH_APPEND BENCH_BASE BENCH_PATCHED BENCH_ICOUNT BENCH_PROFILE; do
 		[ -z "${!v:-}" ] || cmd+=" $v=${!v}"
 	done
 	[ -z "$cpu" ] || [ "$cpu" = "$TCG_CPU" ] || cmd+=" GUEST_CPU=$cpu"
@@ -416,7 +460,7 @@ echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$RES/meta.env"
 python3 -B "$TOP/scripts/bench-report.py" "$RES"
 if [ -n "$PROFILE" ]; then
 	python3 -B "$TOP/scripts/insn-report.py" "$RES" "$PROFILE" \
-		"$OUT/bench-x86_64-base/System.map" "$OUT/bench-x86_64-patched/System.map" \
+		"$OUT/bench-$name-base/System.map" "$OUT/bench-$name-patched/System.map" \
 		> "$RES/profile.txt"
 	cat "$RES/profile.txt"
 fi

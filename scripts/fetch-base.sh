@@ -1,7 +1,14 @@
 #!/bin/bash
 # Find the pinned base package, verify it and print its path.
 # Order: $LINUX_BASE_DEB, the project's shared cache, Debian's registry.
+# "fetch-base.sh config": the same for Debian's package of this kernel's
+# configurations ($CONFIG_DEB of base.conf; $LINUX_CONFIG_DEB overrides).
 . "$(dirname "$0")/lib.sh"
+
+if [ "${1:-}" = config ]; then
+	BASE_PACKAGE=$CONFIG_PACKAGE BASE_DEB=$CONFIG_DEB BASE_SHA256=$CONFIG_SHA256
+	LINUX_BASE_DEB=${LINUX_CONFIG_DEB:-}
+fi
 
 verify() {
 	local sum
@@ -40,7 +47,7 @@ opts=(-o "Dir::Etc::SourceList=/dev/null" -o "Dir::Etc::SourceParts=$apt"
       -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache"
       -o "APT::Get::List-Cleanup=0")
 apt-get "${opts[@]}" update -qq >&2 ||
-	die "apt-get update for $BASE_SUITE failed; download $BASE_DEB by hand and set LINUX_BASE_DEB"
+	die "apt-get update for $BASE_SUITE failed; download $BASE_DEB by hand and set LINUX_BASE_DEB (LINUX_CONFIG_DEB)"
 (cd "$dl" && apt-get "${opts[@]}" download "$BASE_PACKAGE=$BASE_VERSION" >&2) ||
 	die "$BASE_PACKAGE $BASE_VERSION is not served by the registry; set LINUX_BASE_DEB to a copy of $BASE_DEB"
 [ -f "$dl/$BASE_DEB" ] || die "apt-get download did not produce $dl/$BASE_DEB"

@@ -7,7 +7,9 @@
 # written into KSRC. Incremental: re-running rebuilds only what changed.
 # GUEST_FRAGMENTS="FILE..." replaces the fragments (scripts/bench.sh builds
 # base and patched without the KUnit ones, whose series suites the base tree
-# lacks). GUEST_CONFIG_ONLY=1 stops after the config (scripts/bisect-build.sh).
+# lacks). GUEST_BASECONFIG=FILE starts from FILE instead of tinyconfig
+# (scripts/bench.sh: Debian's config). GUEST_CONFIG_ONLY=1 stops after the
+# config (scripts/bisect-build.sh).
 . "$(dirname "$0")/lib.sh"
 
 KSRC=$(realpath "${1:-$KSRC}")
@@ -28,11 +30,16 @@ kmake() {
 # Regenerate the config from scratch only when there is none yet or the
 # fragments changed; a plain re-run keeps .config so the build is incremental.
 stamp=$O/.guest-fragments.sha256
-sum=$(cat "${FRAGMENTS[@]}" | sha256sum | cut -d' ' -f1)
+BASECONFIG=${GUEST_BASECONFIG:-}
+sum=$(cat ${BASECONFIG:+"$BASECONFIG"} "${FRAGMENTS[@]}" | sha256sum | cut -d' ' -f1)
 if [ ! -f "$O/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$sum" ]; then
-	say "configuring $O (tinyconfig + fragments)"
+	say "configuring $O (${BASECONFIG:-tinyconfig} + fragments)"
 	rm -f "$stamp"
-	kmake tinyconfig
+	if [ -n "$BASECONFIG" ]; then
+		cp "$BASECONFIG" "$O/.config"
+	else
+		kmake tinyconfig
+	fi
 	"$KSRC/scripts/kconfig/merge_config.sh" -m -Q -O "$O" "$O/.config" "${FRAGMENTS[@]}" >/dev/null
 	echo "$sum" > "$stamp"
 fi

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fgbench: the single-folio page cache paths, timed in the kernel.
+ * fgbench: page cache and shmem population paths, timed in the kernel.
  *
  * An out-of-tree module built against the base and the patched kernel
  * alike (scripts/bench.sh, BENCH_PROG=fgbench), so that both run the same
@@ -19,6 +19,14 @@
  *                     folios present (a found folio's FGP handling)
  *   memset            a memset() of a populated kernel buffer of the size:
  *                     no page cache code, the noise of the run
+ *   shmem-fallocate   vfs_fallocate() of a new shmem file of the size
+ *                     (shmem_file_setup(), as a memfd or a DRM object
+ *                     has): shmem's population of holes
+ *   shmem-fallocate-again  the same over a file fallocated before
+ *                     (untimed): every folio present
+ *   memfd-pin         memfd_pin_folios() of a new, empty shmem file, as
+ *                     udmabuf pins a memfd: the holes filled, every folio
+ *                     pinned (then unpinned, untimed)
  *   get-folio-create-oN  get-folio-create with order-N folios (the order
  *                     hint, a mapping that allows them); NA where the
  *                     kernel has no large page cache folios
@@ -49,6 +57,7 @@
 #include <linux/mount.h>
 #include <linux/pagemap.h>
 #include <linux/pseudo_fs.h>
+#include <linux/shmem_fs.h>
 #include <linux/slab.h>
 #include <linux/swap.h>
 #include <linux/utsname.h>
@@ -355,6 +364,83 @@ static s64 fgb_readahead(struct address_space *mapping)
 	return mapping->nrpages == nr_pages ? t : -EIO;
 }
 
+/* A new shmem file of the size, as a memfd has (no accounting to commit). */
+static struct file *fgb_shmem_file(void)
+{
+	return shmem_file_setup("fgbench", (loff_t)nr_pages << PAGE_SHIFT,
+				mk_vma_flags(VMA_NORESERVE_BIT));
+}
+
+/*
+ * Its pages are freed at once: the last fput() of a file opened in a
+ * module's init is deferred until insmod returns.
+ */
+static void fgb_shmem_put(struct file *file)
+{
+	shmem_truncate_range(file_inode(file), 0, (loff_t)-1);
+	fput(file);
+}
+
+static s64 fgb_shmem_fallocate_again(bool again)
+{
+	struct file *file = fgb_shmem_file();
+	loff_t size = (loff_t)nr_pages << PAGE_SHIFT;
+	int err = 0;
+	u64 t;
+
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	if (again)
+		err = vfs_fallocate(file, 0, 0, size);
+	t = ktime_get_ns();
+	if (!err)
+		err = vfs_fallocate(file, 0, 0, size);
+	t = ktime_get_ns() - t;
+	fgb_shmem_put(file);
+	return err ? err : t;
+}
+
+static s64 fgb_shmem_fallocate(struct address_space *mapping)
+{
+	return fgb_shmem_fallocate_again(false);
+}
+
+static s64 fgb_shmem_fallocate2(struct address_space *mapping)
+{
+	return fgb_shmem_fallocate_again(true);
+}
+
+/* The fixes series adds memfd_pin_folios()'s @last (FGB_PIN_LAST). */
+static s64 fgb_memfd_pin(struct address_space *mapping)
+{
+	struct file *file = fgb_shmem_file();
+	loff_t end = ((loff_t)nr_pages << PAGE_SHIFT) - 1;
+	pgoff_t offset;
+	long nr;
+	u64 t;
+
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	t = ktime_get_ns();
+#ifdef FGB_PIN_LAST
+	{
+		loff_t last;
+
+		nr = memfd_pin_folios(file, 0, end, spare, nr_pages, &offset,
+				      &last);
+	}
+#else
+	nr = memfd_pin_folios(file, 0, end, spare, nr_pages, &offset);
+#endif
+	t = ktime_get_ns() - t;
+	if (nr > 0)
+		unpin_folios(spare, nr);
+	fgb_shmem_put(file);
+	if (nr < 0)
+		return nr;
+	return nr == nr_pages ? t : -EIO;	/* order 0: a folio per page */
+}
+
 static s64 fgb_memset(struct address_space *mapping)
 {
 	u64 t = ktime_get_ns();
@@ -374,6 +460,9 @@ static const struct {
 	{ "add-folio", fgb_add },
 	{ "add-folios", fgb_add_folios },
 	{ "readahead", fgb_readahead },
+	{ "shmem-fallocate", fgb_shmem_fallocate },
+	{ "shmem-fallocate-again", fgb_shmem_fallocate2 },
+	{ "memfd-pin", fgb_memfd_pin },
 	{ "get-folio-lookup", fgb_lookup },
 	{ "get-folios-lookup", fgb_batch_lookup },
 	{ "get-folio-create-o2", fgb_create_o2 },
@@ -447,5 +536,5 @@ static void __exit fgbench_exit(void)
 }
 module_exit(fgbench_exit);
 
-MODULE_DESCRIPTION("Single-folio page cache paths, timed in the kernel");
+MODULE_DESCRIPTION("Page cache and shmem population paths, timed in the kernel");
 MODULE_LICENSE("GPL");
