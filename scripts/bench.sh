@@ -11,11 +11,12 @@
 #   boot-N-KERNEL.txt    popbench's output of each boot; logs/: the consoles
 # Usage: bench.sh [um|x86_64]	(default um: UML, no QEMU; x86_64: the QEMU
 # guest, which also has THP, guest_memfd and udmabuf)
-# BENCH_CONFIG (x86_64): "debian", the default, builds both kernels from
-# Debian's configuration of this kernel (configs/bench-debian.config says
-# what changes and why); "tiny" from the test guest's tinyconfig-based one
-# (configs/guest-x86_64.config + configs/bench-x86_64.config), which builds
-# in a third of the time. Results and builds of "tiny" are named x86_64-tiny.
+# BENCH_CONFIG (x86_64): "tiny", the default, builds both kernels from the
+# test guest's tinyconfig-based config (configs/guest-x86_64.config +
+# configs/bench-x86_64.config); "debian" from Debian's configuration of
+# this kernel (configs/bench-debian.config says what changes and why),
+# about five times as much to compile; its builds and results are named
+# x86_64-debian.
 # BENCH_PROG=fgbench runs bench/fgbench instead of popbench: an out-of-tree
 # module, built against each kernel, that times the single-folio page cache
 # paths in the kernel (__filemap_get_folio() creating and finding folios,
@@ -46,7 +47,7 @@
 #   see bench/insnprof.c. Give BENCH_PATHS one path: the profile sums every
 #   timed window of a boot, of every path it runs).
 # The kernels are built from worktrees build/base and build/patched, into
-# build/out/bench-{uml,x86_64,x86_64-tiny}-{base,patched}.
+# build/out/bench-{uml,x86_64,x86_64-debian}-{base,patched}.
 . "$(dirname "$0")/lib.sh"
 
 arch=${1:-um}
@@ -55,10 +56,10 @@ um|uml)	arch=um name=uml; d_mib=512 d_reps=2 d_boots=8 touch=" -t" ;;
 x86_64)	name=x86_64; d_mib=256 d_reps=3 d_boots=2 touch=" -t" ;;
 *)	die "unknown arch '$arch' (um or x86_64)" ;;
 esac
-CONFIG=${BENCH_CONFIG:-debian}
+CONFIG=${BENCH_CONFIG:-tiny}
 case "$arch:$CONFIG" in
-um:*|x86_64:debian) ;;
-x86_64:tiny) name=x86_64-tiny ;;
+um:*|x86_64:tiny) ;;
+x86_64:debian) name=x86_64-debian ;;
 *) die "BENCH_CONFIG=$CONFIG: debian or tiny" ;;
 esac
 MIB=${BENCH_MIB:-$d_mib}
