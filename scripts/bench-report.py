@@ -198,15 +198,17 @@ def main():
             None: 'root (runs before BENCH_MEMCG)', 'root': 'root, nothing charged',
             'bench': 'a cgroup of its own, no limit'}.get(
                 meta.get('memcg'), 'a cgroup of its own, memory.max %s MiB' % meta.get('memcg')),
-        'Settings in the guest: %s.' % ', '.join(
-            '%s %s' % (k, '/'.join(sorted({kinfo[n]['info'].get(k, '?') for n in kinfo})))
-            for k in ('thp', 'shmem_thp', 'lru_gen', 'mem_auto_init', 'swap_kib')
-            if any(k in kinfo[n]['info'] for n in kinfo)),
         'base %s (%s %.12s), patched %s (%s %.12s, base + %s commits); %s, %s.'
         % (rel['base'], meta.get('base_ref'), meta.get('base_commit', ''),
            rel['patched'], meta.get('patched_ref'), meta.get('patched_commit', ''),
            meta.get('patched_commits', '?'), meta.get('host_cpu'), meta.get('date')),
     ]
+    settings = ', '.join(
+        '%s %s' % (k, '/'.join(sorted({kinfo[n]['info'].get(k, '?') for n in kinfo})))
+        for k in ('thp', 'shmem_thp', 'lru_gen', 'mem_auto_init', 'swap_kib')
+        if any(k in kinfo[n]['info'] for n in kinfo))
+    if settings:
+        intro.insert(2, 'Settings in the guest: %s.' % settings)
     foot = []
     if na_both:
         foot.append('Not available on either kernel here: %s.' % '; '.join(

@@ -18,9 +18,9 @@
 # about five times as much to compile; its builds and results are named
 # x86_64-debian.
 # BENCH_PROG=fgbench runs bench/fgbench instead of popbench: an out-of-tree
-# module, built against each kernel, that times the single-folio page cache
-# paths in the kernel (__filemap_get_folio() creating and finding folios,
-# filemap_add_folio()), the same code in both kernels; results in
+# module, built against each kernel, that times page cache and shmem
+# population paths in the kernel (bench/fgbench/fgbench.c lists them), the
+# same code in both kernels; results in
 # build/bench/ARCH-fgbench-MIB/ (x86_64: configs/bench-x86_64.config has
 # CONFIG_MODULES for it).
 # BENCH_PROG=wis runs the will-it-scale testcases that touch the stack's
@@ -58,7 +58,7 @@ x86_64)	name=x86_64; d_mib=256 d_reps=3 d_boots=2 touch=" -t" ;;
 esac
 CONFIG=${BENCH_CONFIG:-tiny}
 case "$arch:$CONFIG" in
-um:*|x86_64:tiny) ;;
+um:tiny|um:debian|x86_64:tiny) ;;
 x86_64:debian) name=x86_64-debian ;;
 *) die "BENCH_CONFIG=$CONFIG: debian or tiny" ;;
 esac
@@ -259,6 +259,25 @@ if [[ $MEMCG =~ ^[0-9]+$ ]] && [ -n "$touch" ] && [ "$PROG" = popbench ]; then
 	pre="/bench/popbench$touch -s $MIB -r 1 -w 0 -p memset. >/dev/null"
 	run=${run/$touch/}
 fi
+# bench.lru_gen=N on the command line (BENCH_APPEND): MGLRU's switch for
+# this boot, n turns it off (kernels with CONFIG_LRU_GEN: Debian's). The
+# settings the rows depend on, as INFO (the x86_64 /init keeps the boot's
+# messages in /tmp/boot.dmesg).
+cat > "$stage/bench/settings" <<'EOF'
+for a in $(cat /proc/cmdline); do
+	case $a in
+	bench.lru_gen=*)
+		if [ ! -w /sys/kernel/mm/lru_gen/enabled ]; then
+			echo "bench: bench.lru_gen= needs a kernel with CONFIG_LRU_GEN" >&2
+			exit 1
+		fi
+		echo ${a#*=} > /sys/kernel/mm/lru_gen/enabled ;;
+	esac
+done
+echo "INFO lru_gen=$(cat /sys/kernel/mm/lru_gen/enabled 2>/dev/null || echo none)" \
+	"mem_auto_init=$({ cat /tmp/boot.dmesg 2>/dev/null || dmesg; } | sed -n 's/.*mem auto-init: //p' | tr -d ' ')" \
+	"swap_kib=$(awk '/^SwapTotal:/ { print $2 }' /proc/meminfo)"
+EOF
 cat > "$stage/bench/run" <<EOF
 #!/bin/sh
 set -e
@@ -273,16 +292,7 @@ if [ "$MEMCG" != root ]; then
 	echo \$\$ > /sys/fs/cgroup/bench/cgroup.procs
 	echo "POPBENCH-MEMCG \$(cat /proc/self/cgroup) memory.max \$(cat /sys/fs/cgroup/bench/memory.max)"
 fi
-# bench.lru_gen=N on the command line (BENCH_APPEND): MGLRU's switch for
-# this boot, n turns it off. The settings the rows depend on, as INFO.
-for a in \$(cat /proc/cmdline); do
-	case \$a in
-	bench.lru_gen=*) echo \${a#*=} > /sys/kernel/mm/lru_gen/enabled ;;
-	esac
-done
-echo "INFO lru_gen=\$(cat /sys/kernel/mm/lru_gen/enabled 2>/dev/null || echo none)" \
-	"mem_auto_init=\$(dmesg | sed -n 's/.*mem auto-init: //p' | tr -d ' ')" \
-	"swap_kib=\$(awk '/^SwapTotal:/ { print \$2 }' /proc/meminfo)"
+. /bench/settings
 if [ -n "$e2fs" ] && [ -b /dev/ram1 ]; then
 	$e2fs/ld-linux-x86-64.so.2 --library-path $e2fs $e2fs/mke2fs -q -F -t ext4 /dev/ram1 &&
 	mkdir -p /mnt/ext4 && mount -t ext4 /dev/ram1 /mnt/ext4 ||
@@ -312,6 +322,7 @@ k=\$(sed -n 's/.*bench\.kernel=\([a-z]*\).*/\1/p' /proc/cmdline)
 dmesg -c >/dev/null
 # the module's lines from the log only, not from the console as well
 echo 1 > /proc/sys/kernel/printk
+. /bench/settings
 ${touch:+/bench/popbench$touch -s $MIB -r 1 -w 0 -p memset. >/dev/null}
 insmod /bench/fgbench-\$k.ko mib=$MIB reps=$REPS && rmmod fgbench
 # -c: the x86_64 guest's /init dumps what is left in the log after the run
@@ -441,7 +452,7 @@ mkdir -p "$RES/logs"
 	cmd="make bench"
 	[ "$arch" = um ] || cmd+=" ARCH=x86_64"
 	for v in BENCH_CONFIG BENCH_PROG BENCH_MIB BENCH_REPS BENCH_BOOTS BENCH_WARMUP BENCH_PATHS BENCH_MEMCG BENCH_APPEND BENCH_BASE BENCH_PATCHED BENCH_ICOUNT BENCH_PROFILE; do
-		[ -z "${!v:-}" ] || cmd+=" $v=${!v}"
+		[ -z "${!v:-}" ] || cmd+=" $v=$(printf %q "${!v}")"
 	done
 	[ -z "$cpu" ] || [ "$cpu" = "$TCG_CPU" ] || cmd+=" GUEST_CPU=$cpu"
 	echo "command=$cmd"

@@ -119,6 +119,9 @@ static void pin_charge(void)
 	fd = memfd_create("memcg_charge_pin", MFD_ALLOW_SEALING);
 	if (fd < 0 || ftruncate(fd, 8 * MIB) || fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK)) {
 		check(0, "pin: memfd of 8 MiB: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		close(dev);
 		return;
 	}
 	c.memfd = fd;
