@@ -319,10 +319,10 @@ if [ "$PROG" = fgbench ]; then
 	cat > "$stage/bench/run" <<EOF
 #!/bin/sh
 k=\$(sed -n 's/.*bench\.kernel=\([a-z]*\).*/\1/p' /proc/cmdline)
+. /bench/settings
 dmesg -c >/dev/null
 # the module's lines from the log only, not from the console as well
 echo 1 > /proc/sys/kernel/printk
-. /bench/settings
 ${touch:+/bench/popbench$touch -s $MIB -r 1 -w 0 -p memset. >/dev/null}
 insmod /bench/fgbench-\$k.ko mib=$MIB reps=$REPS && rmmod fgbench
 # -c: the x86_64 guest's /init dumps what is left in the log after the run
@@ -452,7 +452,11 @@ mkdir -p "$RES/logs"
 	cmd="make bench"
 	[ "$arch" = um ] || cmd+=" ARCH=x86_64"
 	for v in BENCH_CONFIG BENCH_PROG BENCH_MIB BENCH_REPS BENCH_BOOTS BENCH_WARMUP BENCH_PATHS BENCH_MEMCG BENCH_APPEND BENCH_BASE BENCH_PATCHED BENCH_ICOUNT BENCH_PROFILE; do
-		[ -z "${!v:-}" ] || cmd+=" $v=$(printf %q "${!v}")"
+		case "${!v:-}" in
+		'') ;;
+		*' '*) cmd+=" $v='${!v}'" ;;
+		*) cmd+=" $v=${!v}" ;;
+		esac
 	done
 	[ -z "$cpu" ] || [ "$cpu" = "$TCG_CPU" ] || cmd+=" GUEST_CPU=$cpu"
 	echo "command=$cmd"
