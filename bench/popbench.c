@@ -35,6 +35,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,6 +49,7 @@
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <linux/fs.h>
@@ -351,6 +353,186 @@ static int p_memfd_populate(uint64_t *ns)
 }
 
 /*
+ * vm-scalability's case-shm-pread-seq, as the 0-day robot runs it: a
+ * sparse tmpfs file of twice the size, mapped MAP_PRIVATE and PROT_READ by
+ * TASKS processes, each reading every word of its first half in order (the
+ * case's usemem --readonly). Every page comes from a read fault on a
+ * shmem hole: shmem_fault() and the single-folio page cache path. The
+ * sample is the time from the start of the reads until every task is done.
+ */
+static int shm_pread_seq(uint64_t *ns, int tasks)
+{
+	int fd = memfd_create("popbench", 0), go[2], ret = OK, i, status;
+	pid_t pid[2];
+	uint64_t t;
+
+	if (fd < 0)
+		return fail("memfd_create");
+	if (ftruncate(fd, 2 * size)) {
+		close(fd);
+		return fail("ftruncate");
+	}
+	if (pipe(go)) {
+		close(fd);
+		return fail("pipe");
+	}
+	for (i = 0; i < tasks; i++) {
+		pid[i] = fork();
+		if (pid[i] < 0) {
+			ret = fail("fork");
+			tasks = i;
+			break;
+		}
+		if (!pid[i]) {
+			const volatile unsigned long *p;
+			unsigned long sum = 0;
+			char c;
+			size_t j;
+
+			close(go[1]);
+			p = mmap(NULL, 2 * size, PROT_READ, MAP_PRIVATE, fd, 0);
+			if (p == MAP_FAILED || read(go[0], &c, 1) != 0)
+				_exit(1);
+			for (j = 0; j < size / sizeof(*p); j++)
+				sum += p[j];
+			_exit(sum != 0);
+		}
+	}
+	close(go[0]);
+	/* let the children map the file first: the sample is the reads */
+	usleep(20000);
+	t = now_ns();
+	close(go[1]);	/* EOF: every child starts */
+	for (i = 0; i < tasks; i++)
+		if (waitpid(pid[i], &status, 0) != pid[i] ||
+		    !WIFEXITED(status) || WEXITSTATUS(status))
+			ret = ret == OK ? fail("a reading task failed") : ret;
+	*ns = now_ns() - t;
+	close(fd);
+	return ret;
+}
+
+static int p_shm_pread_seq(uint64_t *ns)
+{
+	return shm_pread_seq(ns, 1);
+}
+
+static int p_shm_pread_seq_2p(uint64_t *ns)
+{
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return na("one CPU");
+	return shm_pread_seq(ns, 2);
+}
+
+#define MTHP_DIR "/sys/kernel/mm/transparent_hugepage/"
+#define MTHP64 MTHP_DIR "hugepages-64kB/"
+
+static int sysfs_write(const char *file, const char *val)
+{
+	FILE *f = fopen(file, "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fputs(val, f) >= 0;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+static unsigned long long sysfs_ull(const char *file)
+{
+	unsigned long long v = 0;
+	FILE *f = fopen(file, "r");
+
+	if (f) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+/* The bracketed word of a sysfs choice such as "always inherit [never]". */
+static int sysfs_choice(const char *file, char *buf, size_t len)
+{
+	char line[256] = "", *l, *r;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return -1;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = 0;
+	fclose(f);
+	l = strchr(line, '[');
+	r = l ? strchr(l, ']') : NULL;
+	if (!r || (size_t)(r - l) > len)
+		return -1;
+	*r = 0;
+	strcpy(buf, l + 1);
+	return 0;
+}
+
+#define MTHP_SIZES 16
+
+/*
+ * Run FN (a row's population) with 64 KiB mTHP the only large size: KNOB
+ * ("enabled" for anonymous memory, "shmem_enabled" for shmem) "always" for
+ * 64 KiB and "never" for every other size, each given its setting back
+ * after.  The row is n/a unless the sample allocated at least half of its
+ * size as 64 KiB folios (STAT, the mTHP counter).
+ */
+static int with_mthp64(uint64_t *ns, const char *knob, const char *stat,
+		       int (*fn)(uint64_t *ns))
+{
+	char pat[128], sfile[160], old[MTHP_SIZES][32];
+	unsigned long long before, got;
+	int ret = OK, err = 0;
+	size_t i, n;
+	glob_t g;
+
+	snprintf(pat, sizeof(pat), MTHP_DIR "hugepages-*kB/%s", knob);
+	snprintf(sfile, sizeof(sfile), MTHP64 "stats/%s", stat);
+	if (access(sfile, R_OK) || glob(pat, 0, NULL, &g))
+		return na("no 64K mTHP (%s)", sfile);
+	n = g.gl_pathc < MTHP_SIZES ? g.gl_pathc : MTHP_SIZES;
+	for (i = 0; i < n; i++)
+		if (sysfs_choice(g.gl_pathv[i], old[i], sizeof(old[i])))
+			n = i;
+	for (i = 0; i < n && !err; i++)
+		err = sysfs_write(g.gl_pathv[i],
+				  strstr(g.gl_pathv[i], "-64kB/") ? "always" : "never");
+	if (err) {
+		ret = fail("write the mTHP settings");
+	} else {
+		before = sysfs_ull(sfile);
+		ret = fn(ns);
+		got = sysfs_ull(sfile) - before;
+		if (ret == OK && got < size / (64 << 10) / 2)
+			ret = na("%llu 64K folios of %zu", got, size / (64 << 10));
+	}
+	for (i = 0; i < n; i++)
+		if (sysfs_write(g.gl_pathv[i], old[i]) && ret != FAIL)
+			ret = fail("restore the mTHP settings");
+	globfree(&g);
+	return ret;
+}
+
+static int p_anon_private_64k(uint64_t *ns)
+{
+	return with_mthp64(ns, "enabled", "anon_fault_alloc", p_anon_private);
+}
+
+static int p_anon_shared_64k(uint64_t *ns)
+{
+	return with_mthp64(ns, "shmem_enabled", "shmem_alloc", p_anon_shared);
+}
+
+/* (fallocate() takes no per-size setting: only a tmpfs mount's huge=.) */
+static int p_memfd_64k_populate(uint64_t *ns)
+{
+	return with_mthp64(ns, "shmem_enabled", "shmem_alloc", p_memfd_populate);
+}
+
+/*
  * fallocate() of a new memfd, then MADV_POPULATE_WRITE of its MAP_SHARED
  * mapping, timed together: what a VMM gets from user space today where
  * memfd-populate-write allocates a folio per fault.
@@ -542,6 +724,44 @@ static int read_file(int *fdp, const char *path, int flags, int *ret)
 	return -1;
 }
 
+/*
+ * Drop the page cache of fd's first size bytes before a timed read.
+ * POSIX_FADV_DONTNEED skips folios that another CPU's LRU batch still
+ * holds, and a read that finds them cached is no population: check with
+ * cachestat() (7.3 has it), try again, then drop_caches; fail the sample
+ * if pages stay.
+ */
+static int drop_cached(int fd)
+{
+	struct { uint64_t off, len; } range = { 0, size };
+	struct { uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted,
+		 nr_recently_evicted; } cs;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		if (posix_fadvise(fd, 0, size, POSIX_FADV_DONTNEED))
+			return fail("fadvise");
+		if (syscall(451 /* __NR_cachestat */, fd, &range, &cs, 0))
+			return fail("cachestat");
+		if (!cs.nr_cache)
+			return OK;
+		if (i >= 3) {
+			int dc = open("/proc/sys/vm/drop_caches", O_WRONLY);
+
+			sync();
+			if (dc >= 0) {
+				(void)!write(dc, "1", 1);
+				close(dc);
+			}
+		}
+		usleep(10000);
+	}
+	errno = EBUSY;
+	snprintf(reason, sizeof(reason), "%llu pages of the file stay cached",
+		 (unsigned long long)cs.nr_cache);
+	return FAIL;
+}
+
 /* Read the whole file into dst with read() calls as large as it takes. */
 static int read_all(uint64_t *ns, int fd)
 {
@@ -551,8 +771,8 @@ static int read_all(uint64_t *ns, int fd)
 
 	if (!dst)
 		return fail("mmap");
-	if (posix_fadvise(fd, 0, size, POSIX_FADV_DONTNEED))
-		return fail("fadvise");
+	if (drop_cached(fd))
+		return FAIL;
 	if (lseek(fd, 0, SEEK_SET))
 		return fail("lseek");
 	t = now_ns();
@@ -622,8 +842,8 @@ static int p_bdev_read_2(uint64_t *ns)
 			return fail("mmap");
 		populate(dst);
 	}
-	if (posix_fadvise(fd, 0, size, POSIX_FADV_DONTNEED))
-		return fail("fadvise");
+	if (drop_cached(fd))
+		return FAIL;
 	if (pipe(go))
 		return fail("pipe");
 	pid = fork();
@@ -719,8 +939,9 @@ static int p_bdev_read_random(uint64_t *ns)
 			order[j] = tmp;
 		}
 	}
-	if (posix_fadvise(fd, 0, size, POSIX_FADV_DONTNEED) ||
-	    posix_fadvise(fd, 0, size, POSIX_FADV_RANDOM))
+	if (drop_cached(fd))
+		return FAIL;
+	if (posix_fadvise(fd, 0, size, POSIX_FADV_RANDOM))
 		return fail("fadvise");
 	t = now_ns();
 	for (i = 0; i < pages; i++)
@@ -1184,6 +1405,11 @@ static struct path {
 	{ "memfd-populate-write", p_memfd_populate },
 	{ "memfd-fallocate-populate-write", p_memfd_fallocate_populate },
 	{ "memfd-map-populate", p_memfd_map_populate },
+	{ "anon-private-64k-populate", p_anon_private_64k },
+	{ "anon-shared-64k-populate", p_anon_shared_64k },
+	{ "memfd-64k-populate-write", p_memfd_64k_populate },
+	{ "vms-shm-pread-seq", p_shm_pread_seq },
+	{ "vms-shm-pread-seq-2p", p_shm_pread_seq_2p },
 	{ "tmpfs-huge-always-write", p_tmpfs_always },
 	{ "tmpfs-huge-within-size-write", p_tmpfs_within_size },
 	{ "tmpfs-huge-always-populate", p_tmpfs_always_populate },

@@ -186,8 +186,9 @@ def main():
     if meta.get('program') == 'wis':
         what = ('will-it-scale testcases (bench/wis), NAME-Np with N processes, '
                 'as the time to handle a GiB at the throughput of a sample (bytes '
-                'of an iteration times the iterations of all processes); memset '
-                'and memcpy of %s MiB' % meta['mib'])
+                'of an iteration times the iterations of all processes); memset, '
+                'memcpy and vm-scalability\'s shm-pread-seq (vms-, 1 and 2 '
+                'processes reading a sparse tmpfs file) of %s MiB' % meta['mib'])
     intro = [
         '%s, %s. ms per GiB: median (min-max) of %s samples per '
         'kernel and path (boots per kernel: %s, samples per boot: %s after %s '
@@ -218,6 +219,10 @@ def main():
             foot.append('%s: n/a on base (%s).' % (r['path'], '; '.join(r['base_na'])))
     for e in errors:
         foot.append('ERROR: %s' % e)
+    died = os.path.join(d, 'died.txt')
+    if os.path.exists(died):
+        foot.append('Boots that died (before /init, or of an int3 oops), booted again (logs/*.died-N): %s.'
+                    % ', '.join(open(died).read().split()))
     foot.append('Command: %s' % meta.get('command'))
 
     txt, md = render(head, body, 3)
