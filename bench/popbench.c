@@ -111,11 +111,22 @@ static void *map(int prot_flags, int fd)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-/* Populate and touch a private buffer of the size. */
+/* Populate and touch a buffer of the size. */
 static void populate(char *p)
 {
 	madvise(p, size, MADV_POPULATE_WRITE);
 	memset(p, 0x5a, size);
+}
+
+/*
+ * Populate one of popbench's own private buffers, which the rows' child
+ * processes do not inherit: a fork would make every page copy-on-write,
+ * and the next memset or memcpy sample would pay a fault per page.
+ */
+static void populate_own(char *p)
+{
+	madvise(p, size, MADV_DONTFORK);
+	populate(p);
 }
 
 /*
@@ -196,7 +207,7 @@ static char *populated_dst(void)
 	if (!dst) {
 		dst = map(MAP_PRIVATE | MAP_ANONYMOUS, -1);
 		if (dst)
-			populate(dst);
+			populate_own(dst);
 	}
 	return dst;
 }
@@ -362,9 +373,11 @@ static int p_memfd_populate(uint64_t *ns)
  */
 static int shm_pread_seq(uint64_t *ns, int tasks)
 {
-	int fd = memfd_create("popbench", 0), go[2], ret = OK, i, status;
+	int fd = memfd_create("popbench", 0), go[2], done[2], ret = OK, i;
+	int status;
 	pid_t pid[2];
-	uint64_t t;
+	uint64_t t = 0;
+	char c = 0;
 
 	if (fd < 0)
 		return fail("memfd_create");
@@ -373,6 +386,12 @@ static int shm_pread_seq(uint64_t *ns, int tasks)
 		return fail("ftruncate");
 	}
 	if (pipe(go)) {
+		close(fd);
+		return fail("pipe");
+	}
+	if (pipe(done)) {
+		close(go[0]);
+		close(go[1]);
 		close(fd);
 		return fail("pipe");
 	}
@@ -386,28 +405,38 @@ static int shm_pread_seq(uint64_t *ns, int tasks)
 		if (!pid[i]) {
 			const volatile unsigned long *p;
 			unsigned long sum = 0;
-			char c;
 			size_t j;
 
 			close(go[1]);
+			close(done[0]);
 			p = mmap(NULL, 2 * size, PROT_READ, MAP_PRIVATE, fd, 0);
-			if (p == MAP_FAILED || read(go[0], &c, 1) != 0)
+			/* mapped: tell the parent, wait for its go */
+			if (p == MAP_FAILED || write(done[1], &c, 1) != 1 ||
+			    read(go[0], &c, 1) != 0)
 				_exit(1);
 			for (j = 0; j < size / sizeof(*p); j++)
 				sum += p[j];
-			_exit(sum != 0);
+			/* done reading: the sample ends before the exit */
+			_exit(sum != 0 || write(done[1], &c, 1) != 1);
 		}
 	}
 	close(go[0]);
-	/* let the children map the file first: the sample is the reads */
-	usleep(20000);
+	close(done[1]);
+	/* every child has mapped the file: the sample is the reads alone */
+	for (i = 0; i < tasks && ret == OK; i++)
+		if (read(done[0], &c, 1) != 1)
+			ret = fail("a reading task died");
 	t = now_ns();
 	close(go[1]);	/* EOF: every child starts */
+	for (i = 0; i < tasks && ret == OK; i++)
+		if (read(done[0], &c, 1) != 1)
+			ret = fail("a reading task died");
+	*ns = now_ns() - t;
+	close(done[0]);
 	for (i = 0; i < tasks; i++)
 		if (waitpid(pid[i], &status, 0) != pid[i] ||
 		    !WIFEXITED(status) || WEXITSTATUS(status))
 			ret = ret == OK ? fail("a reading task failed") : ret;
-	*ns = now_ns() - t;
 	close(fd);
 	return ret;
 }
@@ -493,10 +522,14 @@ static int with_mthp64(uint64_t *ns, const char *knob, const char *stat,
 	snprintf(sfile, sizeof(sfile), MTHP64 "stats/%s", stat);
 	if (access(sfile, R_OK) || glob(pat, 0, NULL, &g))
 		return na("no 64K mTHP (%s)", sfile);
-	n = g.gl_pathc < MTHP_SIZES ? g.gl_pathc : MTHP_SIZES;
-	for (i = 0; i < n; i++)
-		if (sysfs_choice(g.gl_pathv[i], old[i], sizeof(old[i])))
-			n = i;
+	n = g.gl_pathc;
+	for (i = 0; i < n && !err; i++)
+		err = i >= MTHP_SIZES ||
+		      sysfs_choice(g.gl_pathv[i], old[i], sizeof(old[i]));
+	if (err) {
+		globfree(&g);
+		return fail("read the mTHP settings");
+	}
 	for (i = 0; i < n && !err; i++)
 		err = sysfs_write(g.gl_pathv[i],
 				  strstr(g.gl_pathv[i], "-64kB/") ? "always" : "never");
@@ -728,8 +761,8 @@ static int read_file(int *fdp, const char *path, int flags, int *ret)
  * Drop the page cache of fd's first size bytes before a timed read.
  * POSIX_FADV_DONTNEED skips folios that another CPU's LRU batch still
  * holds, and a read that finds them cached is no population: check with
- * cachestat() (7.3 has it), try again, then drop_caches; fail the sample
- * if pages stay.
+ * cachestat() (where the kernel has CONFIG_CACHESTAT_SYSCALL), try again,
+ * then drop_caches; fail the sample if pages stay.
  */
 static int drop_cached(int fd)
 {
@@ -739,10 +772,12 @@ static int drop_cached(int fd)
 	int i;
 
 	for (i = 0; i < 8; i++) {
-		if (posix_fadvise(fd, 0, size, POSIX_FADV_DONTNEED))
+		errno = posix_fadvise(fd, 0, size, POSIX_FADV_DONTNEED);
+		if (errno)
 			return fail("fadvise");
 		if (syscall(451 /* __NR_cachestat */, fd, &range, &cs, 0))
-			return fail("cachestat");
+			/* CONFIG_CACHESTAT_SYSCALL=n: fadvise alone, as before */
+			return errno == ENOSYS ? OK : fail("cachestat");
 		if (!cs.nr_cache)
 			return OK;
 		if (i >= 3) {
@@ -1556,7 +1591,7 @@ int main(int argc, char **argv)
 		perror("popbench: mmap of the source buffer");
 		return 1;
 	}
-	populate(src);
+	populate_own(src);
 	if (touch)
 		pretouch();
 

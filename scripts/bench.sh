@@ -382,9 +382,11 @@ boot() {
 				"$TOP/scripts/guest-run.sh" "$OUT/bench-$name-$k/arch/x86/boot/bzImage" \
 				"" "$log" > "$log.summary" 2>&1 || true
 			rm -f "$log.initramfs.cpio.gz"
+			[ -f "$log" ] || die "$k: the guest did not run, see $log.summary"
 			[ "$try" != 3 ] && { ! grep -aq 'GUEST-INIT-START' "$log" ||
 				grep -aq 'Oops: int3:' "$log"; } || break
 			mv "$log" "$log.died-$try"
+			cp "$log.summary" "$log.died-$try.summary"
 			echo "boot-$n-$k" >> "$RES/died.txt"
 			say "  died ($(grep -aom1 'Oops: [^[]*\|Kernel panic[^,]*' "$log.died-$try" || echo 'before /init')), booting again"
 		done

@@ -27,6 +27,11 @@
  *   memfd-pin         memfd_pin_folios() of a new, empty shmem file, as
  *                     udmabuf pins a memfd: the holes filled, every folio
  *                     pinned (then unpinned, untimed)
+ *   drm-gem-pages     drm_gem_get_pages() of a new shmem GEM object of the
+ *                     size (drm_gem_object_init()), as a shmem GEM driver
+ *                     gets its pages on first use: the holes filled,
+ *                     every page in the array (the drm series changes
+ *                     it); NA in a kernel without DRM
  *   get-folio-create-oN  get-folio-create with order-N folios (the order
  *                     hint, a mapping that allows them); NA where the
  *                     kernel has no large page cache folios
@@ -49,6 +54,8 @@
  * fails the load (busybox insmod would then load it a second time through
  * init_module(), so a successful run must not return an error).
  */
+#include <drm/drm_device.h>
+#include <drm/drm_gem.h>
 #include <linux/folio_batch.h>
 #include <linux/fs.h>
 #include <linux/fs_context.h>
@@ -441,6 +448,51 @@ static s64 fgb_memfd_pin(struct address_space *mapping)
 	return nr == nr_pages ? t : -EIO;	/* order 0: a folio per page */
 }
 
+/*
+ * drm_gem_get_pages() of a new GEM object: a shmem file made by
+ * drm_gem_object_init(), as vgem, vkms or any driver on the shmem GEM
+ * helpers has it.  No device is registered: the object stores the zeroed
+ * one and reads its huge_mnt (none, so the file is on shm_mnt), which is
+ * all these calls do with it; drm_gem_object_release() would also use its
+ * vma_offset_manager, so the object is taken apart by hand.
+ */
+static s64 fgb_drm_gem_pages(struct address_space *mapping)
+{
+#if IS_BUILTIN(CONFIG_DRM)
+	struct drm_device *dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	struct drm_gem_object *obj = kzalloc(sizeof(*obj), GFP_KERNEL);
+	struct page **pages;
+	s64 ret;
+	u64 t;
+
+	if (!dev || !obj) {
+		kfree(obj);
+		kfree(dev);
+		return -ENOMEM;
+	}
+	ret = drm_gem_object_init(dev, obj, nr_pages << PAGE_SHIFT);
+	if (ret) {
+		drm_gem_private_object_fini(obj);
+		kfree(obj);
+		kfree(dev);
+		return ret;
+	}
+	t = ktime_get_ns();
+	pages = drm_gem_get_pages(obj);
+	t = ktime_get_ns() - t;
+	ret = PTR_ERR_OR_ZERO(pages);
+	if (!ret)
+		drm_gem_put_pages(obj, pages, false, false);
+	fgb_shmem_put(obj->filp);
+	drm_gem_private_object_fini(obj);
+	kfree(obj);
+	kfree(dev);
+	return ret ? ret : t;
+#else
+	return -EOPNOTSUPP;
+#endif
+}
+
 static s64 fgb_memset(struct address_space *mapping)
 {
 	u64 t = ktime_get_ns();
@@ -463,6 +515,7 @@ static const struct {
 	{ "shmem-fallocate", fgb_shmem_fallocate },
 	{ "shmem-fallocate-again", fgb_shmem_fallocate2 },
 	{ "memfd-pin", fgb_memfd_pin },
+	{ "drm-gem-pages", fgb_drm_gem_pages },
 	{ "get-folio-lookup", fgb_lookup },
 	{ "get-folios-lookup", fgb_batch_lookup },
 	{ "get-folio-create-o2", fgb_create_o2 },
