@@ -30,8 +30,8 @@
 # build/bench/ARCH-wis-MIB/ (MIB sizes only the noise rows).
 # Environment: BENCH_MIB (256..2048; default 512 on UML, 256 on x86_64),
 #   BENCH_REPS (2 / 3), BENCH_BOOTS (8 / 2), BENCH_WARMUP (1),
-#   BENCH_PATHS (popbench -p: name prefixes, comma separated; a trailing
-#   "." makes one a whole name),
+#   BENCH_PATHS (popbench -p, fgbench's paths=: name prefixes, comma
+#   separated; a trailing "." makes one a whole name),
 #   BENCH_BASE=base, BENCH_PATCHED=series (git refs of build/linux),
 #   BENCH_APPEND (more kernel command line, both kernels), BENCH_TAG (the
 #   results go to build/bench/ARCH-MIB-TAG instead),
@@ -324,7 +324,7 @@ dmesg -c >/dev/null
 # the module's lines from the log only, not from the console as well
 echo 1 > /proc/sys/kernel/printk
 ${touch:+/bench/popbench$touch -s $MIB -r 1 -w 0 -p memset. >/dev/null}
-insmod /bench/fgbench-\$k.ko mib=$MIB reps=$REPS && rmmod fgbench
+insmod /bench/fgbench-\$k.ko mib=$MIB reps=$REPS${BENCH_PATHS:+ paths=$BENCH_PATHS} && rmmod fgbench
 # -c: the x86_64 guest's /init dumps what is left in the log after the run
 dmesg -c | sed 's/^<[0-9]*>//; s/^\[[^]]*\] *//' | grep -E '^(POPBENCH|WARMUP|SAMPLE|NA|ERROR)( |-DONE )'
 EOF

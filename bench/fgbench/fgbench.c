@@ -47,7 +47,8 @@
  *   get-folios-one    __filemap_get_folios() for one index at a time, the
  *                     cost of a batch of one against get-folio-create
  *   get-folios-lookup get-folio-lookup a batch at a time
- * in turns, reps samples each after a warm-up, and prints one line per
+ * in turns (those that paths= names, as popbench's -p, or all), reps
+ * samples each after a warm-up, and prints one line per
  * sample in popbench's format, which scripts/bench-report.py reads:
  *   SAMPLE path=NAME rep=N ns=NS bytes=B
  * The module stays loaded, doing nothing, until it is removed; an error
@@ -74,6 +75,9 @@ static unsigned int mib = 256;
 module_param(mib, uint, 0444);
 static unsigned int reps = 5;
 module_param(reps, uint, 0444);
+static char *paths;
+module_param(paths, charp, 0444);
+MODULE_PARM_DESC(paths, "rows to run, as popbench -p: prefixes, comma separated, \".\" ends a whole name");
 
 #define FGB_MAGIC	0x46474221
 #define FGB_CREAT	(FGP_LOCK | FGP_ACCESSED | FGP_CREAT)
@@ -526,6 +530,29 @@ static const struct {
 	{ "get-folios-create-o9", fgb_batch_create_o9 },
 };
 
+/* popbench's -p: is @name one of @paths (all if none is given)? */
+static bool fgb_selected(const char *name)
+{
+	const char *p = paths;
+
+	if (!p || !*p)
+		return true;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		if (len && p[len - 1] == '.') {
+			if (strlen(name) == len - 1 && !strncmp(name, p, len - 1))
+				return true;
+		} else if (len && !strncmp(name, p, len)) {
+			return true;
+		}
+		p += len;
+		if (*p)
+			p++;
+	}
+	return false;
+}
+
 static int __init fgbench_init(void)
 {
 	struct vfsmount *mnt;
@@ -546,9 +573,12 @@ static int __init fgbench_init(void)
 
 	for (rep = 0; rep <= reps && !err; rep++) {
 		for (i = 0; i < ARRAY_SIZE(fgb_paths); i++) {
-			struct inode *inode = alloc_anon_inode(mnt->mnt_sb);
+			struct inode *inode;
 			s64 ns;
 
+			if (!fgb_selected(fgb_paths[i].name))
+				continue;
+			inode = alloc_anon_inode(mnt->mnt_sb);
 			if (IS_ERR(inode)) {
 				err = PTR_ERR(inode);
 				break;
