@@ -19,7 +19,7 @@ res=$OUT/cocci-$mode.txt
 dirs=${COCCI_DIRS:-fs drivers/gpu/drm mm}
 if [ "$dirs" = . ]; then
 	# the functions of @calls@; a superset matches no less
-	calls='filemap_grab_folio|__filemap_get_folio|find_or_create_page|grab_cache_page|shmem_read_folio|shmem_read_mapping_page'
+	calls='filemap_lock_folio|filemap_grab_folio|__filemap_get_folio|find_or_create_page|grab_cache_page|shmem_read_folio|shmem_read_mapping_page'
 	dirs=$(git -C "$KSRC" grep -l -E "$calls" -- '*.c' '*.h' |
 		xargs -n1 dirname | sort -u |
 		awk 'last == "" || index($0 "/", last "/") != 1 { print; last = $0 }')

@@ -39,14 +39,6 @@
  * Kbuild where pagemap.h declares filemap_add_folios()), NA in others:
  *   add-folios        add-folio's folios added by filemap_add_folios(), 31
  *                     at a time
- * and, in a kernel that exports the batched lookup-or-create (FGB_BATCH,
- * set by Kbuild where mm/filemap.c exports __filemap_get_folios()), NA in
- * others:
- *   get-folios-create[-oN]  the same population through __filemap_get_folios(),
- *                     a batch at a time
- *   get-folios-one    __filemap_get_folios() for one index at a time, the
- *                     cost of a batch of one against get-folio-create
- *   get-folios-lookup get-folio-lookup a batch at a time
  * in turns (those that paths= names, as popbench's -p, or all), reps
  * samples each after a warm-up, and prints one line per
  * sample in popbench's format, which scripts/bench-report.py reads:
@@ -157,91 +149,6 @@ static s64 __maybe_unused fgb_na(struct address_space *mapping)
 {
 	return -EOPNOTSUPP;
 }
-
-#ifdef FGB_BATCH
-static void fgb_release(struct folio_batch *fbatch, fgf_t flags)
-{
-	unsigned int i;
-
-	if (flags & FGP_LOCK)
-		for (i = 0; i < folio_batch_count(fbatch); i++)
-			folio_unlock(fbatch->folios[i]);
-	folio_batch_release(fbatch);
-}
-
-/* Batches of up to @step indices over the file, each batch's folios @order. */
-static s64 fgb_batch(struct address_space *mapping, fgf_t flags,
-		unsigned int order, unsigned long step)
-{
-	struct folio_batch fbatch;
-	pgoff_t start = 0;
-	u64 t;
-
-	if (fgb_set_order(mapping, order))
-		return -EOPNOTSUPP;
-	flags |= fgf_set_order(PAGE_SIZE << order);
-	folio_batch_init(&fbatch);
-	t = ktime_get_ns();
-	while (start < nr_pages) {
-		pgoff_t end = nr_pages - start > step ? start + step - 1 :
-							 nr_pages - 1;
-		long nr = __filemap_get_folios(mapping, &start, end, flags,
-				mapping_gfp_mask(mapping), NULL, &fbatch);
-		bool bad = false;
-		unsigned int i;
-
-		if (nr <= 0)
-			return nr ? nr : -EINVAL;
-		for (i = 0; i < nr; i++)
-			bad |= folio_order(fbatch.folios[i]) != order;
-		fgb_release(&fbatch, flags);
-		if (bad)
-			return -EAGAIN;		/* not the order asked for */
-	}
-	return ktime_get_ns() - t;
-}
-
-static s64 fgb_batch_create(struct address_space *mapping)
-{
-	return fgb_batch(mapping, FGB_CREAT, 0, ULONG_MAX);
-}
-
-static s64 fgb_batch_create_o2(struct address_space *mapping)
-{
-	return fgb_batch(mapping, FGB_CREAT, 2, ULONG_MAX);
-}
-
-static s64 fgb_batch_create_o4(struct address_space *mapping)
-{
-	return fgb_batch(mapping, FGB_CREAT, 4, ULONG_MAX);
-}
-
-static s64 fgb_batch_create_o9(struct address_space *mapping)
-{
-	return fgb_batch(mapping, FGB_CREAT, 9, ULONG_MAX);
-}
-
-static s64 fgb_batch_one(struct address_space *mapping)
-{
-	return fgb_batch(mapping, FGB_CREAT, 0, 1);
-}
-
-static s64 fgb_batch_lookup(struct address_space *mapping)
-{
-	s64 made = fgb_create(mapping);
-
-	if (made < 0)
-		return made;
-	return fgb_batch(mapping, FGP_LOCK | FGP_ACCESSED, 0, ULONG_MAX);
-}
-#else
-#define fgb_batch_create	fgb_na
-#define fgb_batch_create_o2	fgb_na
-#define fgb_batch_create_o4	fgb_na
-#define fgb_batch_create_o9	fgb_na
-#define fgb_batch_one		fgb_na
-#define fgb_batch_lookup	fgb_na
-#endif
 
 /* An order-0 folio per index of the file, in spare[]. */
 static int fgb_alloc_spare(struct address_space *mapping)
@@ -511,8 +418,6 @@ static const struct {
 } fgb_paths[] = {
 	{ "memset", fgb_memset },
 	{ "get-folio-create", fgb_create },
-	{ "get-folios-create", fgb_batch_create },
-	{ "get-folios-one", fgb_batch_one },
 	{ "add-folio", fgb_add },
 	{ "add-folios", fgb_add_folios },
 	{ "readahead", fgb_readahead },
@@ -521,13 +426,9 @@ static const struct {
 	{ "memfd-pin", fgb_memfd_pin },
 	{ "drm-gem-pages", fgb_drm_gem_pages },
 	{ "get-folio-lookup", fgb_lookup },
-	{ "get-folios-lookup", fgb_batch_lookup },
 	{ "get-folio-create-o2", fgb_create_o2 },
-	{ "get-folios-create-o2", fgb_batch_create_o2 },
 	{ "get-folio-create-o4", fgb_create_o4 },
-	{ "get-folios-create-o4", fgb_batch_create_o4 },
 	{ "get-folio-create-o9", fgb_create_o9 },
-	{ "get-folios-create-o9", fgb_batch_create_o9 },
 };
 
 /* popbench's -p: is @name one of @paths (all if none is given)? */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Converted: __filemap_get_folio() with FGP_LOCK | FGP_ACCESSED |
- * FGP_CREAT stored straight into the array, as ocfs2 does; the failed slot
- * still gets the ERR_PTR() before the error branch runs.
+ * Reported, not converted: __filemap_get_folio() with FGP_LOCK |
+ * FGP_ACCESSED | FGP_CREAT stored straight into the array, as ocfs2 does;
+ * it creates the folios of the holes.
  */
 #include <linux/pagemap.h>
 

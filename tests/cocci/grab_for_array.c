@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Converted: a for loop storing filemap_grab_folio() into an array, with
+ * Converted: a for loop storing filemap_lock_folio() into an array, with
  * an IS_ERR() check that jumps out.
  */
 #include <linux/pagemap.h>
@@ -13,7 +13,7 @@ static int grab_all(struct address_space *mapping, struct folio **folios,
 	int err = 0;
 
 	for (i = 0; i < nr_folios; i++) {
-		folio = filemap_grab_folio(mapping, i);
+		folio = filemap_lock_folio(mapping, i);
 		if (IS_ERR(folio)) {
 			err = PTR_ERR(folio);
 			goto unlock;

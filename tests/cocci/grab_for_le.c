@@ -10,7 +10,7 @@ int grab_pages_upto(struct inode *inode, struct folio **folios, int last)
 	int i;
 
 	for (i = 0; i <= last; i++) {
-		struct folio *folio = filemap_grab_folio(inode->i_mapping, i);
+		struct folio *folio = filemap_lock_folio(inode->i_mapping, i);
 
 		if (IS_ERR(folio))
 			return PTR_ERR(folio);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Converted: the index is a base plus the loop counter, with
- * filemap_grab_folio() and with __filemap_get_folio(); the error branch
- * breaks out of the loop.
+ * filemap_lock_folio(); the error branch breaks out of the loop.
+ * Reported only: the same with __filemap_get_folio(FGP_CREAT).
  */
 #include <linux/pagemap.h>
 
@@ -13,7 +13,7 @@ static unsigned int grab_range(struct address_space *mapping, pgoff_t start,
 	unsigned int i;
 
 	for (i = 0; i < count; i++) {
-		folio = filemap_grab_folio(mapping, start + i);
+		folio = filemap_lock_folio(mapping, start + i);
 		if (IS_ERR(folio))
 			break;
 		folios[i] = folio;

@@ -10,7 +10,7 @@ int grab_pages(struct inode *inode, struct folio **folios, int count)
 	int i;
 
 	for (i = 0; i < count; ++i) {
-		struct folio *folio = filemap_grab_folio(inode->i_mapping, i);
+		struct folio *folio = filemap_lock_folio(inode->i_mapping, i);
 
 		if (IS_ERR(folio))
 			return PTR_ERR(folio);

@@ -10,7 +10,7 @@ static long grab_while(struct address_space *mapping, pgoff_t index,
 	long nr = 0;
 
 	while (index <= end) {
-		struct folio *folio = filemap_grab_folio(mapping, index);
+		struct folio *folio = filemap_lock_folio(mapping, index);
 
 		if (IS_ERR(folio))
 			break;

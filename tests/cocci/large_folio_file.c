@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Converted although the file enables large folios: the old loop locks
- * every folio it grabs and would deadlock on a folio covering two indices
+ * every folio it finds and would deadlock on a folio covering two indices
  * of the range, so it already needs one folio per index; under that
  * condition the converted loop stores the same folios.
  */
@@ -18,7 +18,7 @@ static int myfs_grab(struct inode *inode, struct folio **folios, int n)
 	int i;
 
 	for (i = 0; i < n; i++) {
-		folio = filemap_grab_folio(inode->i_mapping, i);
+		folio = filemap_lock_folio(inode->i_mapping, i);
 		if (IS_ERR(folio))
 			return PTR_ERR(folio);
 		folios[i] = folio;

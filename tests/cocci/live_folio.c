@@ -13,7 +13,7 @@ static struct folio *grab_upto(struct address_space *mapping,
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		folio = filemap_grab_folio(mapping, i);
+		folio = filemap_lock_folio(mapping, i);
 		if (IS_ERR(folio))
 			goto out;
 		folios[i] = folio;

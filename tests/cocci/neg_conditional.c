@@ -15,7 +15,7 @@ static int swapin_present(struct address_space *mapping, struct page **pages,
 	for (i = 0; i < nr; ++i) {
 		if (!pages[i])
 			continue;
-		folio = filemap_grab_folio(mapping, i);
+		folio = filemap_lock_folio(mapping, i);
 		if (IS_ERR(folio))
 			return PTR_ERR(folio);
 		copy_highpage(folio_page(folio, 0), pages[i]);
@@ -34,7 +34,7 @@ static int grab_marked(struct address_space *mapping, const unsigned long *map,
 	for (i = 0; i < nr; i++) {
 		folios[i] = NULL;
 		if (test_bit(i, map)) {
-			folios[i] = filemap_grab_folio(mapping, i);
+			folios[i] = filemap_lock_folio(mapping, i);
 			if (IS_ERR(folios[i]))
 				return PTR_ERR(folios[i]);
 		}

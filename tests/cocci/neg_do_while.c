@@ -13,7 +13,7 @@ static void neg_do_conditional(struct address_space *mapping, pgoff_t index,
 
 	do {
 		if (test_bit(index, map)) {
-			folio = filemap_grab_folio(mapping, index);
+			folio = filemap_lock_folio(mapping, index);
 			if (IS_ERR(folio))
 				return;
 			folio_unlock(folio);
@@ -29,7 +29,7 @@ static void neg_do_step_two(struct address_space *mapping, pgoff_t index,
 	struct folio *folio;
 
 	do {
-		folio = filemap_grab_folio(mapping, index);
+		folio = filemap_lock_folio(mapping, index);
 		if (IS_ERR(folio))
 			return;
 		folio_unlock(folio);
@@ -44,7 +44,7 @@ static void neg_do_early_exit(struct address_space *mapping, pgoff_t index,
 	struct folio *folio;
 
 	do {
-		folio = filemap_grab_folio(mapping, index);
+		folio = filemap_lock_folio(mapping, index);
 		if (IS_ERR(folio))
 			return;
 		if (folio_test_uptodate(folio)) {

@@ -11,7 +11,7 @@ static struct folio *first_stale(struct address_space *mapping, pgoff_t nr)
 	pgoff_t i;
 
 	for (i = 0; i < nr; i++) {
-		struct folio *folio = filemap_grab_folio(mapping, i);
+		struct folio *folio = filemap_lock_folio(mapping, i);
 
 		if (IS_ERR(folio))
 			return folio;
@@ -30,7 +30,7 @@ static int grab_until_dirty(struct address_space *mapping,
 	int i;
 
 	for (i = 0; i < n; i++) {
-		folio = filemap_grab_folio(mapping, i);
+		folio = filemap_lock_folio(mapping, i);
 		if (IS_ERR(folio))
 			return PTR_ERR(folio);
 		if (folio_test_dirty(folio))

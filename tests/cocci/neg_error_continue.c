@@ -13,7 +13,7 @@ static void grab_skip_errors(struct address_space *mapping,
 	unsigned long i;
 
 	for (i = 0; i < count; i++) {
-		folio = filemap_grab_folio(mapping, i);
+		folio = filemap_lock_folio(mapping, i);
 		if (IS_ERR(folio)) {
 			folios[i] = NULL;
 			continue;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Neither reported nor converted: flags that __filemap_get_folios() does
- * not take (FGP_NOWAIT, FGP_STABLE) in any position, or no FGP_CREAT.
+ * Neither reported nor converted: flags other than FGP_LOCK, FGP_ACCESSED
+ * and FGP_CREAT (FGP_NOWAIT, FGP_STABLE) in any position, or no FGP_CREAT.
  */
 #include <linux/pagemap.h>
 

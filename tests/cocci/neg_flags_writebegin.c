@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Neither reported nor converted: a byte position stepping by PAGE_SIZE,
- * and FGP_WRITEBEGIN, which __filemap_get_folios() does not take.
+ * and FGP_WRITEBEGIN.
  */
 #include <linux/pagemap.h>
 

@@ -11,7 +11,7 @@ static int grab_first(struct address_space *mapping, struct folio **folios,
 		      int n)
 {
 	for (int i = 0; i < n; i++) {
-		struct folio *folio = filemap_grab_folio(mapping, i);
+		struct folio *folio = filemap_lock_folio(mapping, i);
 
 		if (IS_ERR(folio))
 			return PTR_ERR(folio);

@@ -12,7 +12,7 @@ static int grab_listed(struct address_space *mapping, const pgoff_t *indices,
 	int i;
 
 	for (i = 0; i < n; i++) {
-		folio = filemap_grab_folio(mapping, indices[i]);
+		folio = filemap_lock_folio(mapping, indices[i]);
 		if (IS_ERR(folio))
 			return PTR_ERR(folio);
 		folios[i] = folio;

@@ -13,7 +13,7 @@ static int grab_strided(struct address_space *mapping, struct folio **folios,
 	int i;
 
 	for (i = 0; i < n; i++) {
-		folio = filemap_grab_folio(mapping, i * stride);
+		folio = filemap_lock_folio(mapping, i * stride);
 		if (IS_ERR(folio))
 			return PTR_ERR(folio);
 		folios[i] = folio;
@@ -45,7 +45,7 @@ static int grab_drifting(struct address_space *mapping, struct folio **folios,
 	int i;
 
 	for (i = 0; i < n; i++) {
-		folio = filemap_grab_folio(mapping, base + i);
+		folio = filemap_lock_folio(mapping, base + i);
 		if (IS_ERR(folio))
 			return PTR_ERR(folio);
 		folios[i] = folio;

@@ -12,7 +12,7 @@ static int grab_nr(struct address_space *mapping, struct folio **folios,
 	unsigned long i;
 
 	for (i = 0; i < nr; i++) {
-		folio = filemap_grab_folio(mapping, i);
+		folio = filemap_lock_folio(mapping, i);
 		if (IS_ERR(folio))
 			return PTR_ERR(folio);
 		folios[i] = folio;

@@ -12,7 +12,7 @@ static int grab_even(struct address_space *mapping, struct folio **folios,
 	int i;
 
 	for (i = 0; i < n; i += 2) {
-		folio = filemap_grab_folio(mapping, i);
+		folio = filemap_lock_folio(mapping, i);
 		if (IS_ERR(folio))
 			return PTR_ERR(folio);
 		folios[i] = folio;
@@ -27,7 +27,7 @@ static int grab_skip(struct address_space *mapping, struct folio **folios,
 	int i;
 
 	for (i = 0; i < n; i++) {
-		folio = filemap_grab_folio(mapping, i);
+		folio = filemap_lock_folio(mapping, i);
 		if (IS_ERR(folio))
 			return PTR_ERR(folio);
 		folios[i++] = folio;
@@ -42,7 +42,7 @@ static int grab_step_in_body(struct address_space *mapping,
 	int i;
 
 	for (i = 0; i < n; i++) {
-		folio = filemap_grab_folio(mapping, i);
+		folio = filemap_lock_folio(mapping, i);
 		if (IS_ERR(folio))
 			return PTR_ERR(folio);
 		folios[i] = folio;

@@ -16,7 +16,7 @@ static int fill_and_flush(struct address_space *mapping, const char *buf,
 	int err = 0;
 
 	for (i = 0; i < nr; i++) {
-		struct folio *folio = filemap_grab_folio(mapping, i);
+		struct folio *folio = filemap_lock_folio(mapping, i);
 
 		if (IS_ERR(folio))
 			return PTR_ERR(folio);
@@ -37,7 +37,7 @@ static int copy_neighbour(struct address_space *mapping, pgoff_t nr)
 	pgoff_t i;
 
 	for (i = 1; i < nr; i++) {
-		struct folio *folio = filemap_grab_folio(mapping, i);
+		struct folio *folio = filemap_lock_folio(mapping, i);
 		struct folio *prev;
 
 		if (IS_ERR(folio))
@@ -59,7 +59,7 @@ static int fill_throttled(struct address_space *mapping, pgoff_t nr)
 	pgoff_t i;
 
 	for (i = 0; i < nr; i++) {
-		struct folio *folio = filemap_grab_folio(mapping, i);
+		struct folio *folio = filemap_lock_folio(mapping, i);
 
 		if (IS_ERR(folio))
 			return PTR_ERR(folio);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reported as a shmem read candidate: pages read from shmem one index at a
- * time, as i915 and lima do.  __filemap_get_folios() neither reads nor
- * swaps in, so nothing is converted.
+ * time, as i915 and lima do.  filemap_lock_folios() neither creates, reads
+ * nor swaps in, so nothing is converted.
  */
 #include <linux/shmem_fs.h>
 

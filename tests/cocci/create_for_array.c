@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reported, not converted: the plain loop of grab_for_array.c, but with
+ * filemap_grab_folio(), which creates the folios of the holes.
+ */
+#include <linux/pagemap.h>
+
+static int grab_all(struct address_space *mapping, struct folio **folios,
+		    unsigned int nr_folios)
+{
+	struct folio *folio;
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < nr_folios; i++) {
+		folio = filemap_grab_folio(mapping, i);
+		if (IS_ERR(folio)) {
+			err = PTR_ERR(folio);
+			goto unlock;
+		}
+		folios[i] = folio;
+	}
+	return 0;
+
+unlock:
+	while (i--) {
+		folio_unlock(folios[i]);
+		folio_put(folios[i]);
+	}
+	return err;
+}
