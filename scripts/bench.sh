@@ -194,6 +194,7 @@ worktree "$BASE_SRC" "$BASE_REF"
 worktree "$PATCHED_SRC" "$PATCHED_REF"
 if [ "$arch:$CONFIG" = x86_64:debian ]; then
 	deb=$("$TOP/scripts/fetch-base.sh" config)
+	mkdir -p "$OUT"
 	debconfig=$OUT/debian-$(basename "$CONFIG_FILE" .xz)
 	dpkg-deb --fsys-tarfile "$deb" | tar -xOf - "./$CONFIG_FILE" | xz -dc > "$debconfig.tmp"
 	mv "$debconfig.tmp" "$debconfig"

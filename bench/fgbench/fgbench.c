@@ -39,6 +39,11 @@
  * Kbuild where pagemap.h declares filemap_add_folios()), NA in others:
  *   add-folios        add-folio's folios added by filemap_add_folios(), 31
  *                     at a time
+ *   add-folios-1      the same, one at a time: the batch of one against
+ *                     add-folio
+ *   add-folio-oN, add-folios-oN  add-folio and add-folios with order-N
+ *                     folios (NA where the kernel has no large page cache
+ *                     folios; add-folio-oN runs in any kernel)
  * in turns (those that paths= names, as popbench's -p, or all), reps
  * samples each after a warm-up, and prints one line per
  * sample in popbench's format, which scripts/bench-report.py reads:
@@ -150,36 +155,42 @@ static s64 __maybe_unused fgb_na(struct address_space *mapping)
 	return -EOPNOTSUPP;
 }
 
-/* An order-0 folio per index of the file, in spare[]. */
-static int fgb_alloc_spare(struct address_space *mapping)
+/* Order-@order folios for the whole file, in spare[]: how many, or 0. */
+static unsigned long fgb_alloc_spare(struct address_space *mapping,
+				     unsigned int order)
 {
-	unsigned long i;
+	unsigned long i, nr = nr_pages >> order;
 
-	for (i = 0; i < nr_pages; i++) {
-		spare[i] = filemap_alloc_folio(mapping_gfp_mask(mapping), 0, NULL);
+	for (i = 0; i < nr; i++) {
+		spare[i] = filemap_alloc_folio(mapping_gfp_mask(mapping) |
+					       __GFP_NOWARN, order, NULL);
 		if (!spare[i]) {
 			while (i--)
 				folio_put(spare[i]);
-			return -ENOMEM;
+			return 0;
 		}
 	}
-	return 0;
+	return nr;
 }
 
-static s64 fgb_add(struct address_space *mapping)
+/* filemap_add_folio() of each of spare[]'s folios, one at a time */
+static s64 fgb_add_order(struct address_space *mapping, unsigned int order)
 {
-	unsigned long i;
+	unsigned long i, nr;
 	u64 t;
 
-	if (fgb_alloc_spare(mapping))
+	if (fgb_set_order(mapping, order))
+		return -EOPNOTSUPP;
+	nr = fgb_alloc_spare(mapping, order);
+	if (!nr)
 		return -ENOMEM;
 	t = ktime_get_ns();
-	for (i = 0; i < nr_pages; i++) {
-		int err = filemap_add_folio(mapping, spare[i], i,
+	for (i = 0; i < nr; i++) {
+		int err = filemap_add_folio(mapping, spare[i], i << order,
 					    mapping_gfp_mask(mapping));
 
 		if (err) {
-			for (; i < nr_pages; i++)
+			for (; i < nr; i++)
 				folio_put(spare[i]);
 			return err;
 		}
@@ -189,36 +200,92 @@ static s64 fgb_add(struct address_space *mapping)
 	return ktime_get_ns() - t;
 }
 
-#ifdef FGB_ADD_FOLIOS
-/* add-folio's folios added FOLIO_BATCH_SIZE at a time by filemap_add_folios() */
-static s64 fgb_add_folios(struct address_space *mapping)
+static s64 fgb_add(struct address_space *mapping)
 {
-	unsigned long i, j, n;
+	return fgb_add_order(mapping, 0);
+}
+
+static s64 fgb_add_o2(struct address_space *mapping)
+{
+	return fgb_add_order(mapping, 2);
+}
+
+static s64 fgb_add_o4(struct address_space *mapping)
+{
+	return fgb_add_order(mapping, 4);
+}
+
+static s64 fgb_add_o9(struct address_space *mapping)
+{
+	return fgb_add_order(mapping, 9);
+}
+
+#ifdef FGB_ADD_FOLIOS
+/*
+ * The same folios added @batch at a time by filemap_add_folios(): one hold
+ * of the i_pages lock per call.
+ */
+static s64 fgb_add_folios_order(struct address_space *mapping,
+				unsigned int order, unsigned int batch)
+{
+	unsigned long i, j, n, nr;
 	u64 t;
 
-	if (fgb_alloc_spare(mapping))
+	if (fgb_set_order(mapping, order))
+		return -EOPNOTSUPP;
+	nr = fgb_alloc_spare(mapping, order);
+	if (!nr)
 		return -ENOMEM;
 	t = ktime_get_ns();
-	for (i = 0; i < nr_pages; i += n) {
+	for (i = 0; i < nr; i += n) {
 		unsigned int added;
 
-		n = min_t(unsigned long, FOLIO_BATCH_SIZE, nr_pages - i);
-		added = filemap_add_folios(mapping, &spare[i], n, i,
+		n = min_t(unsigned long, batch, nr - i);
+		added = filemap_add_folios(mapping, &spare[i], n, i << order,
 					   mapping_gfp_mask(mapping));
 		for (j = i; j < i + added; j++) {
 			folio_unlock(spare[j]);
 			folio_put(spare[j]);
 		}
 		if (added < n) {
-			for (j = i + added; j < nr_pages; j++)
+			for (j = i + added; j < nr; j++)
 				folio_put(spare[j]);
 			return -EIO;
 		}
 	}
 	return ktime_get_ns() - t;
 }
+
+static s64 fgb_add_folios(struct address_space *mapping)
+{
+	return fgb_add_folios_order(mapping, 0, FOLIO_BATCH_SIZE);
+}
+
+static s64 fgb_add_folios_1(struct address_space *mapping)
+{
+	return fgb_add_folios_order(mapping, 0, 1);
+}
+
+static s64 fgb_add_folios_o2(struct address_space *mapping)
+{
+	return fgb_add_folios_order(mapping, 2, FOLIO_BATCH_SIZE);
+}
+
+static s64 fgb_add_folios_o4(struct address_space *mapping)
+{
+	return fgb_add_folios_order(mapping, 4, FOLIO_BATCH_SIZE);
+}
+
+static s64 fgb_add_folios_o9(struct address_space *mapping)
+{
+	return fgb_add_folios_order(mapping, 9, FOLIO_BATCH_SIZE);
+}
 #else
 #define fgb_add_folios		fgb_na
+#define fgb_add_folios_1	fgb_na
+#define fgb_add_folios_o2	fgb_na
+#define fgb_add_folios_o4	fgb_na
+#define fgb_add_folios_o9	fgb_na
 #endif
 
 static s64 fgb_lookup(struct address_space *mapping)
@@ -429,6 +496,13 @@ static const struct {
 	{ "get-folio-create-o2", fgb_create_o2 },
 	{ "get-folio-create-o4", fgb_create_o4 },
 	{ "get-folio-create-o9", fgb_create_o9 },
+	{ "add-folios-1", fgb_add_folios_1 },
+	{ "add-folio-o2", fgb_add_o2 },
+	{ "add-folios-o2", fgb_add_folios_o2 },
+	{ "add-folio-o4", fgb_add_o4 },
+	{ "add-folios-o4", fgb_add_folios_o4 },
+	{ "add-folio-o9", fgb_add_o9 },
+	{ "add-folios-o9", fgb_add_folios_o9 },
 };
 
 /* popbench's -p: is @name one of @paths (all if none is given)? */
