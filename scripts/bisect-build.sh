@@ -7,12 +7,15 @@
 # (the UML KUnit kernel and the x86_64 guest), so no commit pays for a
 # rebuild of the whole tree after a header change.
 #
-# A file is compiled for UML with the KUnit config if the UML KUnit kernel
-# builds it, else for x86_64 with the test guest's config (KVM, DRM,
-# dma-buf, iommufd, NUMA), each in a build directory of its own
-# (OUT/bisect-um, OUT/bisect-x86_64), configured as those kernels are. So
-# both full builds must be there (make test builds them first). A file that
-# neither builds is compiled for x86_64 all the same, and named in a NOTE.
+# A file is compiled for x86_64 with the test guest's config (KVM, DRM,
+# dma-buf, iommufd, NUMA, the KUnit suites) if the guest kernel builds it,
+# else for UML with the KUnit config if the UML KUnit kernel does, each in a
+# build directory of its own (OUT/bisect-x86_64, OUT/bisect-um), configured
+# as those kernels are. So both full builds must be there (make test builds
+# them first). One make per commit, not one per architecture: every file the
+# stack changes is in the guest kernel, so the UML directory is configured
+# but compiles only a file that is not. A file that neither builds is compiled
+# for x86_64 all the same, and named in a NOTE.
 # SERIES=NAME: the commits of that series alone.
 # Prints one "PASS|FAIL build SERIES: subject" line per commit.
 . "$(dirname "$0")/lib.sh"
@@ -67,7 +70,8 @@ for sc in $commits; do
 	um= x86=
 	for f in $files; do
 		[ -f "$KSRC/$f" ] || continue
-		if [ -f "$OUT/kunit-uml/${f%.c}.o" ]; then
+		if [ ! -f "$OUT/guest-x86_64/${f%.c}.o" ] &&
+		   [ -f "$OUT/kunit-uml/${f%.c}.o" ]; then
 			um="$um ${f%.c}.o"
 		else
 			x86="$x86 ${f%.c}.o"
