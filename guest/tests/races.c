@@ -34,7 +34,7 @@
 #define PG 4096L
 #define PAGES 1024L
 #define SIZE (PAGES * PG)
-#define ROUNDS 64	/* of the populating thread, per pair */
+#define ROUNDS 32	/* of the populating thread, per pair */
 
 enum op { WRITE, FALLOCATE, POPULATE, PIN };
 static const char *const op_name[] = { "pwrite", "fallocate", "MADV_POPULATE_WRITE", "UDMABUF_CREATE" };
