@@ -13,10 +13,11 @@
 # GUEST-INIT-DONE with no kernel splat). Exits non-zero on any failure.
 # Environment:
 #   GUEST_TIMEOUT=4800  wall-clock seconds for the whole boot; a hang fails
-#   (the whole run takes 25-55 min under TCG, depending on the host's load)
-#   GUEST_TEST_TIMEOUT=1500  per test inside the guest (uffd-unit-tests takes
-#   about 470 s under TCG with the debug kernel, and more than 900 s on a
-#   loaded host)
+#   (each of make test's two guests took about 21 min under TCG in one
+#   cold run here, with the tests it had then; more on a loaded host)
+#   GUEST_TEST_TIMEOUT=1500  per test inside the guest (folio_split_race_test,
+#   the longest, takes about 430 s under TCG with the debug kernel, and
+#   more on a loaded host)
 #   GUEST_MODE=tests|bench, GUEST_BENCH=DIR (packed as /bench; DIR/run is
 #   what bench mode runs), GUEST_APPEND="..." (more kernel arguments),
 #   GUEST_TSC_KHZ (default: the host's, from /proc/cpuinfo),
